@@ -1,0 +1,135 @@
+#include "strata/graph/csr.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "strata/core/error.h"
+
+namespace strata {
+namespace {
+
+void check_edge_ids(GlobalId n, std::span<const Edge> edges) {
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const Edge& e = edges[i];
+    STRATA_REQUIRE(e.src >= 0 && e.src < n && e.dst >= 0 && e.dst < n, "edge ", i, " (", e.src,
+                   ", ", e.dst, ") has a vertex id outside [0, ", n, ")");
+  }
+}
+
+// Counting sort by source, then per-row sort (and optional dedup) of the columns.
+Csr rows_from_pairs(LocalId n, const std::vector<std::pair<LocalId, LocalId>>& pairs,
+                    bool drop_duplicates) {
+  Csr csr;
+  csr.rows = csr.cols = n;
+  csr.offsets.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (const auto& [s, d] : pairs) ++csr.offsets[s + 1];
+  for (LocalId r = 0; r < n; ++r) csr.offsets[r + 1] += csr.offsets[r];
+  csr.indices.resize(pairs.size());
+  std::vector<EdgeOffset> cursor(csr.offsets.begin(), csr.offsets.end() - 1);
+  for (const auto& [s, d] : pairs) csr.indices[cursor[s]++] = d;
+  EdgeOffset out = 0;
+  for (LocalId r = 0; r < n; ++r) {
+    auto begin = csr.indices.begin() + csr.offsets[r];
+    auto end = csr.indices.begin() + csr.offsets[r + 1];
+    std::sort(begin, end);
+    if (drop_duplicates) end = std::unique(begin, end);
+    csr.offsets[r] = out;
+    for (auto it = begin; it != end; ++it) csr.indices[out++] = *it;
+  }
+  csr.offsets[n] = out;
+  csr.indices.resize(out);
+  return csr;
+}
+
+}  // namespace
+
+Csr build_csr(GlobalId n, std::span<const Edge> edges, const BuildOptions& options) {
+  STRATA_REQUIRE(n >= 0 && n < std::numeric_limits<LocalId>::max(), "graph has ", n,
+                 " vertices; at most 2^31-1 are supported");
+  check_edge_ids(n, edges);
+  std::vector<std::pair<LocalId, LocalId>> pairs;
+  pairs.reserve(edges.size() * (options.symmetrize ? 2 : 1));
+  for (const Edge& e : edges) {
+    auto s = static_cast<LocalId>(e.src), d = static_cast<LocalId>(e.dst);
+    if (options.drop_self_loops && s == d) continue;
+    pairs.emplace_back(s, d);
+    if (options.symmetrize && s != d) pairs.emplace_back(d, s);
+  }
+  return rows_from_pairs(static_cast<LocalId>(n), pairs, options.drop_duplicates);
+}
+
+std::vector<float> degrees_plus_one(const Csr& adjacency) {
+  std::vector<float> deg(adjacency.rows);
+  for (LocalId r = 0; r < adjacency.rows; ++r)
+    deg[r] = static_cast<float>(adjacency.degree(r) + 1);
+  return deg;
+}
+
+Csr gcn_normalize(const Csr& adjacency, std::span<const float> degree_plus_one) {
+  STRATA_CHECK(degree_plus_one.size() == static_cast<std::size_t>(adjacency.cols),
+               "degree vector has ", degree_plus_one.size(), " entries for ", adjacency.cols,
+               " columns");
+  Csr out;
+  out.rows = adjacency.rows;
+  out.cols = adjacency.cols;
+  out.offsets.assign(static_cast<std::size_t>(out.rows) + 1, 0);
+  out.indices.reserve(adjacency.indices.size() + out.rows);
+  out.values.reserve(adjacency.indices.size() + out.rows);
+  for (LocalId r = 0; r < out.rows; ++r) {
+    const float inv_r = 1.0f / std::sqrt(degree_plus_one[r]);
+    bool self_added = false;
+    auto add = [&](LocalId c) {
+      out.indices.push_back(c);
+      out.values.push_back(inv_r / std::sqrt(degree_plus_one[c]));
+    };
+    for (LocalId c : adjacency.neighbors(r)) {
+      if (!self_added && c >= r) {
+        add(r);
+        self_added = true;
+        if (c == r) continue;
+      }
+      add(c);
+    }
+    if (!self_added) add(r);
+    out.offsets[r + 1] = static_cast<EdgeOffset>(out.indices.size());
+  }
+  return out;
+}
+
+Csr transpose(const Csr& a) {
+  Csr t;
+  t.rows = a.cols;
+  t.cols = a.rows;
+  t.offsets.assign(static_cast<std::size_t>(t.rows) + 1, 0);
+  for (LocalId c : a.indices) ++t.offsets[c + 1];
+  for (LocalId r = 0; r < t.rows; ++r) t.offsets[r + 1] += t.offsets[r];
+  t.indices.resize(a.indices.size());
+  if (!a.values.empty()) t.values.resize(a.values.size());
+  std::vector<EdgeOffset> cursor(t.offsets.begin(), t.offsets.end() - 1);
+  for (LocalId r = 0; r < a.rows; ++r) {
+    for (EdgeOffset k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
+      const EdgeOffset pos = cursor[a.indices[k]]++;
+      t.indices[pos] = r;
+      if (!a.values.empty()) t.values[pos] = a.values[k];
+    }
+  }
+  return t;
+}
+
+void validate(const Csr& a, const char* what) {
+  STRATA_REQUIRE(a.offsets.size() == static_cast<std::size_t>(a.rows) + 1, what, ": ",
+                 a.offsets.size(), " offsets for ", a.rows, " rows");
+  STRATA_REQUIRE(a.offsets.front() == 0, what, ": first offset is ", a.offsets.front());
+  for (LocalId r = 0; r < a.rows; ++r)
+    STRATA_REQUIRE(a.offsets[r] <= a.offsets[r + 1], what, ": offsets decrease at row ", r);
+  STRATA_REQUIRE(a.offsets.back() == a.nnz(), what, ": last offset ", a.offsets.back(),
+                 " but ", a.nnz(), " indices");
+  STRATA_REQUIRE(a.values.empty() || a.values.size() == a.indices.size(), what, ": ",
+                 a.values.size(), " values for ", a.indices.size(), " indices");
+  for (EdgeOffset k = 0; k < a.nnz(); ++k)
+    STRATA_REQUIRE(a.indices[k] >= 0 && a.indices[k] < a.cols, what, ": column ", a.indices[k],
+                   " at entry ", k, " outside [0, ", a.cols, ")");
+}
+
+}  // namespace strata

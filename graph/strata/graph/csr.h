@@ -1,0 +1,67 @@
+// Compressed sparse rows: the owning Csr and the trivially copyable CsrView for kernels.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "strata/core/types.h"
+
+namespace strata {
+
+struct CsrView {
+  LocalId rows = 0;
+  LocalId cols = 0;
+  const EdgeOffset* offsets = nullptr;  // rows + 1 entries
+  const LocalId* indices = nullptr;     // offsets[rows] entries
+  const float* values = nullptr;        // may be null: every value is 1
+  EdgeOffset nnz() const { return offsets[rows]; }
+};
+
+struct Csr {
+  LocalId rows = 0;
+  LocalId cols = 0;
+  std::vector<EdgeOffset> offsets{0};
+  std::vector<LocalId> indices;
+  std::vector<float> values;  // empty: unweighted
+
+  EdgeOffset nnz() const { return static_cast<EdgeOffset>(indices.size()); }
+  EdgeOffset degree(LocalId r) const { return offsets[r + 1] - offsets[r]; }
+  std::span<const LocalId> neighbors(LocalId r) const {
+    return {indices.data() + offsets[r], static_cast<std::size_t>(degree(r))};
+  }
+  CsrView view() const {
+    return {rows, cols, offsets.data(), indices.data(), values.empty() ? nullptr : values.data()};
+  }
+};
+
+struct Edge {
+  GlobalId src;
+  GlobalId dst;
+};
+
+struct BuildOptions {
+  bool symmetrize = true;
+  bool drop_self_loops = true;
+  bool drop_duplicates = true;
+};
+
+// Builds an n-vertex adjacency from an edge list; rows sorted by column.
+// Throws an input error naming the edge if an id is outside [0, n).
+Csr build_csr(GlobalId n, std::span<const Edge> edges, const BuildOptions& options);
+
+// Â = D^-1/2 (A + I) D^-1/2 over the rows of `adjacency`. degree_plus_one[c] is the
+// degree of column c's vertex in the global graph plus one (the self-loop), so a
+// partition normalizes exactly like the whole graph. Self-loops are added to the rows
+// r < adjacency.rows with column r (owned-first numbering).
+Csr gcn_normalize(const Csr& adjacency, std::span<const float> degree_plus_one);
+
+// Global degrees plus one of an unpartitioned adjacency.
+std::vector<float> degrees_plus_one(const Csr& adjacency);
+
+// The transpose (cols x rows), values carried along.
+Csr transpose(const Csr& a);
+
+// Input validation: offsets monotone, indices in range, sizes consistent.
+void validate(const Csr& a, const char* what);
+
+}  // namespace strata

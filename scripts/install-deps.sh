@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Strata builds and tests with. Idempotent: installs only
+# what is missing and prints nothing when everything is present.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ make pkg-config
+  libmetis-dev libopenmpi-dev openmpi-bin
+  libopenblas-openmp-dev
+  libboost-graph-dev catch2 libcli11-dev nlohmann-json3-dev zlib1g-dev
+  libbenchmark-dev
+)
+if [[ "${STRATA_WITH_TOOLS:-0}" == 1 ]]; then
+  packages+=(clang libclang-rt-14-dev clang-format gnuplot-nox)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == installed ]] || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "install-deps: missing packages ${missing[*]}; run as root or install them" >&2
+  exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

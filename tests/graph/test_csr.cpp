@@ -1,0 +1,78 @@
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "strata/core/error.h"
+#include "strata/graph/csr.h"
+
+using namespace strata;
+
+// Path with a duplicate and a self-loop in the input:
+//
+//   0 --- 1 --- 2      3 (isolated)
+//
+// edges given: (0,1) (1,0) (1,2) (2,2) (1,2)
+static Csr path_graph() {
+  std::vector<Edge> edges{{0, 1}, {1, 0}, {1, 2}, {2, 2}, {1, 2}};
+  return build_csr(4, edges, BuildOptions{});
+}
+
+TEST_CASE("build_csr symmetrizes, drops duplicates and self-loops") {
+  const Csr a = path_graph();
+  REQUIRE(a.rows == 4);
+  REQUIRE(a.nnz() == 4);
+  CHECK(a.indices == std::vector<LocalId>{1, 0, 2, 1});
+  CHECK(a.offsets == std::vector<EdgeOffset>{0, 1, 3, 4, 4});
+  validate(a, "path");
+}
+
+TEST_CASE("build_csr keeps directions when asked") {
+  std::vector<Edge> edges{{0, 1}, {2, 1}};
+  const Csr a = build_csr(3, edges, BuildOptions{false, true, true});
+  CHECK(a.nnz() == 2);
+  CHECK(a.degree(1) == 0);
+}
+
+TEST_CASE("build_csr rejects out-of-range ids with the edge named") {
+  std::vector<Edge> edges{{0, 1}, {1, 7}};
+  try {
+    build_csr(3, edges, BuildOptions{});
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::kInput);
+    CHECK(std::string(e.what()).find("edge 1 (1, 7)") != std::string::npos);
+  }
+}
+
+TEST_CASE("gcn_normalize matches D^-1/2 (A+I) D^-1/2") {
+  const Csr a = path_graph();
+  const Csr n = gcn_normalize(a, degrees_plus_one(a));
+  // degrees+1: 2, 3, 2, 1
+  REQUIRE(n.nnz() == 4 + 4);
+  CHECK(n.indices == std::vector<LocalId>{0, 1, 0, 1, 2, 1, 2, 3});
+  const float d[] = {2, 3, 2, 1};
+  for (LocalId r = 0; r < n.rows; ++r)
+    for (EdgeOffset k = n.offsets[r]; k < n.offsets[r + 1]; ++k)
+      CHECK(n.values[k] == Approx(1.0 / std::sqrt(d[r] * d[n.indices[k]])));
+}
+
+TEST_CASE("transpose of a rectangular matrix") {
+  Csr a;
+  a.rows = 2;
+  a.cols = 3;
+  a.offsets = {0, 2, 3};
+  a.indices = {0, 2, 2};
+  a.values = {1, 2, 3};
+  const Csr t = transpose(a);
+  CHECK(t.rows == 3);
+  CHECK(t.offsets == std::vector<EdgeOffset>{0, 1, 1, 3});
+  CHECK(t.indices == std::vector<LocalId>{0, 0, 1});
+  CHECK(t.values == std::vector<float>{1, 2, 3});
+  CHECK(transpose(t).indices == a.indices);
+}
+
+TEST_CASE("validate names the broken entry") {
+  Csr a = path_graph();
+  a.indices[2] = 9;
+  CHECK_THROWS_WITH(validate(a, "g"), Catch::Contains("column 9 at entry 2"));
+}
