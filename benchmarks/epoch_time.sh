@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Epoch time of a 2-layer GCN on coauthor_physics (if present) and a synthetic 1M-vertex
+# graph, and SpMM bandwidth against STREAM, all in one run. Usage: benchmarks/epoch_time.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+strata=build/bin/strata
+datasets=${STRATA_DATASETS:-../shared/datasets}
+median_epoch() { awk '/^epoch/ {print $(NF-1)}' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+echo "machine: $(nproc) cores, $(uname -m); commit $(git rev-parse --short HEAD); $(date -u +%F)"
+if [[ -d $datasets/coauthor_physics ]]; then
+  t=$($strata train --dataset "$datasets/coauthor_physics" --binarize --hidden 64 --epochs 10 | median_epoch)
+  echo "coauthor_physics 2-layer GCN hidden 64: median epoch ${t} s"
+else
+  echo "coauthor_physics: skipped ($datasets/coauthor_physics not found)"
+fi
+t=$($strata train --dataset rmat --nodes 1000000 --avg-degree 20 --features 64 --classes 8 \
+    --hidden 64 --epochs 5 | median_epoch)
+echo "R-MAT 1M vertices, avg degree 20, 64 features, 2-layer GCN hidden 64: median epoch ${t} s"
+build/bin/bench_spmm_bandwidth 1000000 20

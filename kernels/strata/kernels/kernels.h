@@ -1,0 +1,67 @@
+// Kernel front end: one function per operation over dense views and CSR views.
+// Every kernel is deterministic: the same inputs give bitwise the same outputs for any
+// thread count (each output element is summed in one fixed order).
+#pragma once
+#include <cstdint>
+#include <span>
+
+#include "strata/core/matrix.h"
+#include "strata/core/types.h"
+#include "strata/graph/csr.h"
+
+namespace strata::kernels {
+
+// y = a · x + beta · y. a is rows x cols, x is cols x w, y is rows x w.
+void spmm(CsrView a, ConstMatrixView x, MatrixView y, float beta = 0.0f);
+
+// c = alpha · op(a) · op(b) + beta · c, op = transpose when the flag is set.
+void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b,
+          float beta, MatrixView c);
+
+// out = max(in, 0). out may alias in.
+void relu_forward(ConstMatrixView in, MatrixView out);
+// grad_in = grad_out where out_or_in > 0, else 0 (ReLU's output and input agree in sign).
+void relu_backward(ConstMatrixView out_or_in, ConstMatrixView grad_out, MatrixView grad_in);
+// y[r, :] += bias for every row.
+void add_bias_rows(MatrixView y, std::span<const float> bias);
+// out[c] (+)= Σ_r x[r, c], summed in row order; accumulate keeps out's contents.
+void column_sums(ConstMatrixView x, std::span<float> out, bool accumulate = false);
+// y += alpha · x.
+void axpy(float alpha, ConstMatrixView x, MatrixView y);
+// x *= alpha.
+void scale(MatrixView x, float alpha);
+// y = x (same shape).
+void copy(ConstMatrixView x, MatrixView y);
+// x = 0.
+void zero(MatrixView x);
+
+// Inverted dropout in place: x[r, c] = 0 with probability p, else x[r, c] / (1 - p).
+// The mask is a pure function of (seed, epoch, layer, row_ids[r], c), so any partition
+// of the rows draws the same mask; calling it again on a gradient applies the same mask
+// (that is the backward pass). row_ids holds the global id of each row.
+void dropout(MatrixView x, std::span<const GlobalId> row_ids, float p, std::uint64_t seed,
+             std::int64_t epoch, std::int32_t layer);
+
+// Softmax cross-entropy over rows with mask[r] != 0. Returns Σ_masked nll / normalizer
+// and writes grad = (softmax - onehot) / normalizer on masked rows, 0 elsewhere. The
+// normalizer is the global count of masked rows so per-rank losses add up.
+double masked_log_softmax_nll(ConstMatrixView logits, std::span<const std::int32_t> labels,
+                              std::span<const std::uint8_t> mask, double normalizer,
+                              MatrixView grad);
+// Number of masked rows whose argmax (first maximum) equals the label.
+std::int64_t argmax_correct(ConstMatrixView logits, std::span<const std::int32_t> labels,
+                            std::span<const std::uint8_t> mask);
+
+struct AdamConfig {
+  float lr = 0.01f;
+  float beta1 = 0.9f;
+  float beta2 = 0.999f;
+  float eps = 1e-8f;
+  float weight_decay = 0.0f;  // L2 added to the gradient, as torch.optim.Adam
+};
+
+// One Adam update; step counts from 1 (bias correction uses it).
+void adam_step(std::span<float> param, std::span<const float> grad, std::span<float> m,
+               std::span<float> v, const AdamConfig& config, std::int64_t step);
+
+}  // namespace strata::kernels

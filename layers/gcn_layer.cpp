@@ -1,0 +1,99 @@
+#include "strata/layers/gcn_layer.h"
+
+#include "strata/kernels/kernels.h"
+#include "strata/layers/init.h"
+
+namespace strata {
+
+GcnLayer::GcnLayer(int in, int out, bool bias, std::uint64_t seed, int layer)
+    : in_(in), out_(out), has_bias_(bias), weight_(in, out), weight_grad_(in, out) {
+  STRATA_CHECK(in >= 1 && out >= 1, "GcnLayer: widths ", in, " -> ", out);
+  glorot_uniform(weight_.view(), seed, layer);
+  if (has_bias_) {
+    bias_.assign(static_cast<std::size_t>(out), 0.0f);
+    bias_grad_.assign(static_cast<std::size_t>(out), 0.0f);
+  }
+}
+
+void GcnLayer::ensure_shape(Matrix& m, std::int64_t rows, std::int64_t cols) {
+  if (m.rows() != rows || m.cols() != cols) m = Matrix(rows, cols);
+}
+
+void GcnLayer::forward(Aggregator& aggregator, ConstMatrixView x_owned, MatrixView y_owned,
+                       int layer) {
+  const std::int64_t rows = aggregator.owned_rows();
+  STRATA_CHECK(x_owned.rows == rows && x_owned.cols == in_, "GcnLayer::forward: x is ",
+               x_owned.rows, "x", x_owned.cols, ", expected ", rows, "x", in_);
+  STRATA_CHECK(y_owned.rows == rows && y_owned.cols == out_, "GcnLayer::forward: y is ",
+               y_owned.rows, "x", y_owned.cols, ", expected ", rows, "x", out_);
+  if (aggregate_first(in_, out_)) {
+    forward_aggregate_first(aggregator, x_owned, y_owned, layer);
+  } else {
+    forward_transform_first(aggregator, x_owned, y_owned, layer);
+  }
+  if (has_bias_) kernels::add_bias_rows(y_owned, bias_);
+  forward_done_ = true;
+}
+
+void GcnLayer::forward_aggregate_first(Aggregator& aggregator, ConstMatrixView x, MatrixView y,
+                                       int layer) {
+  ensure_shape(aggregated_, x.rows, in_);
+  aggregator.forward(x, aggregated_.view(), layer);
+  kernels::gemm(false, false, 1.0f, aggregated_.view(), weight_.view(), 0.0f, y);
+}
+
+void GcnLayer::forward_transform_first(Aggregator& aggregator, ConstMatrixView x, MatrixView y,
+                                       int layer) {
+  ensure_shape(aggregated_, x.rows, out_);
+  kernels::gemm(false, false, 1.0f, x, weight_.view(), 0.0f, aggregated_.view());
+  aggregator.forward(aggregated_.view(), y, layer);
+  input_ = x;
+}
+
+void GcnLayer::backward(Aggregator& aggregator, ConstMatrixView grad_y, MatrixView grad_x,
+                        int layer) {
+  STRATA_CHECK(forward_done_, "GcnLayer::backward before forward");
+  STRATA_CHECK(grad_y.rows == aggregated_.rows() && grad_y.cols == out_,
+               "GcnLayer::backward: grad_y is ", grad_y.rows, "x", grad_y.cols);
+  STRATA_CHECK(grad_x.data == nullptr || (grad_x.rows == grad_y.rows && grad_x.cols == in_),
+               "GcnLayer::backward: grad_x is ", grad_x.rows, "x", grad_x.cols);
+  if (has_bias_) kernels::column_sums(grad_y, bias_grad_, true);
+  if (aggregate_first(in_, out_)) {
+    backward_aggregate_first(aggregator, grad_y, grad_x, layer);
+  } else {
+    backward_transform_first(aggregator, grad_y, grad_x, layer);
+  }
+}
+
+// Y = (Â X) W: dW = (Â X)ᵀ dY, dX = Âᵀ (dY Wᵀ).
+void GcnLayer::backward_aggregate_first(Aggregator& aggregator, ConstMatrixView grad_y,
+                                        MatrixView grad_x, int layer) {
+  kernels::gemm(true, false, 1.0f, aggregated_.view(), grad_y, 1.0f, weight_grad_.view());
+  if (grad_x.data == nullptr) return;
+  ensure_shape(scratch_, grad_y.rows, in_);
+  kernels::gemm(false, true, 1.0f, grad_y, weight_.view(), 0.0f, scratch_.view());
+  aggregator.backward(scratch_.view(), grad_x, layer);
+}
+
+// Y = Â (X W): d(XW) = Âᵀ dY, dW = Xᵀ d(XW), dX = d(XW) Wᵀ.
+void GcnLayer::backward_transform_first(Aggregator& aggregator, ConstMatrixView grad_y,
+                                        MatrixView grad_x, int layer) {
+  ensure_shape(scratch_, grad_y.rows, out_);
+  aggregator.backward(grad_y, scratch_.view(), layer);
+  kernels::gemm(true, false, 1.0f, input_, scratch_.view(), 1.0f, weight_grad_.view());
+  if (grad_x.data == nullptr) return;
+  kernels::gemm(false, true, 1.0f, scratch_.view(), weight_.view(), 0.0f, grad_x);
+}
+
+void GcnLayer::zero_grad() {
+  weight_grad_.fill(0.0f);
+  std::fill(bias_grad_.begin(), bias_grad_.end(), 0.0f);
+}
+
+ParameterList GcnLayer::parameters() {
+  ParameterList list{{weight_.storage(), weight_grad_.storage(), true}};
+  if (has_bias_) list.push_back({bias_, bias_grad_, true});
+  return list;
+}
+
+}  // namespace strata

@@ -1,0 +1,52 @@
+// A GCN stack as in PyG's example: dropout(x) -> conv -> relu -> dropout -> conv ...
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "strata/layers/gcn_layer.h"
+
+namespace strata {
+
+struct GcnConfig {
+  int in_features = 0;
+  int hidden = 16;
+  int classes = 0;
+  int num_layers = 2;  // >= 1
+  float dropout = 0.5f;
+  bool bias = true;
+  std::uint64_t seed = 0;
+};
+
+class GcnModel {
+ public:
+  explicit GcnModel(const GcnConfig& config);
+
+  // Logits for the owned rows; global_ids key the dropout masks. The returned matrix and
+  // features_owned must stay valid until backward.
+  const Matrix& forward(Aggregator& aggregator, ConstMatrixView features_owned,
+                        std::span<const GlobalId> global_ids, bool training, std::int64_t epoch);
+  // Accumulates parameter gradients from d loss / d logits of the last forward.
+  void backward(Aggregator& aggregator, ConstMatrixView grad_logits);
+
+  ParameterList parameters();
+  void zero_grad();
+  std::vector<GcnLayer>& layers() { return layers_; }
+  const GcnConfig& config() const { return config_; }
+
+ private:
+  ConstMatrixView layer_input(int l, ConstMatrixView features, std::int64_t rows);
+  bool dropping() const { return training_ && config_.dropout > 0.0f; }
+
+  GcnConfig config_;
+  std::vector<GcnLayer> layers_;
+  std::vector<Matrix> outputs_;   // layer outputs, ReLU applied except the last
+  std::vector<Matrix> dropped_;   // dropout(input) of each layer when dropping
+  std::vector<Matrix> grads_;     // gradient w.r.t. each layer's input
+  std::vector<GlobalId> ids_;
+  bool training_ = false;
+  std::int64_t epoch_ = 0;
+  bool forward_done_ = false;
+};
+
+}  // namespace strata

@@ -1,0 +1,34 @@
+// Vertex partitioners: METIS k-way, seeded random, contiguous ranges, and ranges of the
+// reverse Cuthill-McKee order. Each returns one part id in [0, parts) per vertex.
+#pragma once
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "strata/graph/csr.h"
+
+namespace strata {
+
+enum class PartitionMethod { kMetis, kRandom, kRange, kRcm };
+
+struct PartitionOptions {
+  PartitionMethod method = PartitionMethod::kMetis;
+  int parts = 1;
+  double imbalance = 0.03;        // allowed max/avg part weight minus one (METIS ufactor)
+  bool metis_min_volume = false;  // METIS objective: communication volume instead of edge cut
+  std::uint64_t seed = 0;
+};
+
+// "metis", "random", "range", "rcm"; anything else is an input error listing these.
+PartitionMethod parse_partition_method(std::string_view name);
+const char* partition_method_name(PartitionMethod method);
+
+std::vector<std::int32_t> partition_graph(const Csr& adjacency, const PartitionOptions& options);
+
+// Reverse Cuthill-McKee order: order[i] is the vertex placed at position i.
+std::vector<LocalId> reverse_cuthill_mckee_order(const Csr& adjacency);
+
+// Splits positions 0..order.size() into `parts` contiguous balanced ranges.
+std::vector<std::int32_t> ranges_of_order(std::span<const LocalId> order, int parts);
+
+}  // namespace strata

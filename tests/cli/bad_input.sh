@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Bad input through the CLI: each case must exit with status 2 and print exactly one
+# line that names what is wrong, and never crash.
+set -uo pipefail
+strata=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+expect_error() {  # expect_error NAME PATTERN ARGS...
+  local name=$1 pattern=$2
+  shift 2
+  local err status
+  err=$("$strata" "$@" 2>&1 >/dev/null)
+  status=$?
+  local lines
+  lines=$(printf '%s\n' "$err" | grep -c .)
+  if [[ $status -ne 2 || $lines -ne 1 || "$err" != *"$pattern"* ]]; then
+    echo "FAIL $name: status $status, $lines lines: $err"
+    failures=$((failures + 1))
+  else
+    echo "ok   $name: $err"
+  fi
+}
+
+make_ogb() {  # a valid 3-vertex dataset in $tmp/$1
+  local d=$tmp/$1
+  mkdir -p "$d/raw" "$d/split/s"
+  printf '0,1\n1,2\n' | gzip >"$d/raw/edge.csv.gz"
+  printf '1.0,0.0\n0.0,1.0\n1.0,1.0\n' | gzip >"$d/raw/node-feat.csv.gz"
+  printf '0\n1\n0\n' | gzip >"$d/raw/node-label.csv.gz"
+  printf '3\n' | gzip >"$d/raw/num-node-list.csv.gz"
+  printf '2\n' | gzip >"$d/raw/num-edge-list.csv.gz"
+  printf '0\n' | gzip >"$d/split/s/train.csv.gz"
+  printf '1\n' | gzip >"$d/split/s/valid.csv.gz"
+  printf '2\n' | gzip >"$d/split/s/test.csv.gz"
+}
+
+expect_error "unknown flag" "--bogus" train --bogus
+expect_error "bad number" "--layers" train --layers x
+expect_error "missing dataset" "nowhere" train --dataset "$tmp/nowhere" --epochs 1
+
+make_ogb ok
+"$strata" train --dataset "$tmp/ok" --epochs 2 >/dev/null || { echo "FAIL valid dataset"; failures=$((failures + 1)); }
+
+make_ogb range
+printf '0,1\n1,5\n' | gzip >"$tmp/range/raw/edge.csv.gz"
+expect_error "edge id out of range" "edge.csv.gz:2" train --dataset "$tmp/range" --epochs 1
+
+make_ogb nan
+printf '1.0,0.0\nnan,1.0\n1.0,1.0\n' | gzip >"$tmp/nan/raw/node-feat.csv.gz"
+expect_error "NaN feature" "node-feat.csv.gz:2" train --dataset "$tmp/nan" --epochs 1
+
+make_ogb trunc
+head -c 12 "$tmp/ok/raw/node-feat.csv.gz" >"$tmp/trunc/raw/node-feat.csv.gz"
+expect_error "truncated gzip" "node-feat.csv.gz" train --dataset "$tmp/trunc" --epochs 1
+
+make_ogb cols
+printf '1.0,0.0\n0.0\n1.0,1.0\n' | gzip >"$tmp/cols/raw/node-feat.csv.gz"
+expect_error "wrong column count" "node-feat.csv.gz:2" train --dataset "$tmp/cols" --epochs 1
+
+make_ogb count
+printf '4\n' | gzip >"$tmp/count/raw/num-node-list.csv.gz"
+expect_error "node count disagrees" "node" train --dataset "$tmp/count" --epochs 1
+
+make_ogb label
+printf '0\nx\n0\n' | gzip >"$tmp/label/raw/node-label.csv.gz"
+expect_error "non-numeric label" "node-label.csv.gz:2" train --dataset "$tmp/label" --epochs 1
+
+make_ogb empty
+: | gzip >"$tmp/empty/raw/node-label.csv.gz"
+expect_error "empty file" "node-label.csv.gz" train --dataset "$tmp/empty" --epochs 1
+
+make_ogb missing
+rm "$tmp/missing/raw/node-label.csv.gz"
+expect_error "missing file" "node-label.csv.gz" train --dataset "$tmp/missing" --epochs 1
+
+printf 'not a cache' >"$tmp/bad.strata"
+expect_error "bad cache" "bad.strata" train --dataset "$tmp/bad.strata" --epochs 1
+
+echo "$failures failed"
+[[ $failures -eq 0 ]]

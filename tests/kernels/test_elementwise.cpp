@@ -1,0 +1,105 @@
+// Elementwise kernels, dropout, loss and Adam against references.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "strata/kernels/kernels.h"
+#include "test_util.h"
+
+namespace strata {
+namespace {
+
+TEST_CASE("relu, bias, column sums on strided views", "[kernels][elementwise]") {
+  for (const std::int64_t n : {0, 1, 31, 33, 257, 1001}) {
+    std::vector<float> xs, gs, outs;
+    const MatrixView x = test::random_view(xs, n, 33, 3, 1);
+    const MatrixView g = test::random_view(gs, n, 33, 1, 2);
+    const MatrixView out = test::random_view(outs, n, 33, 2, 3);
+    kernels::relu_forward(x, out);
+    std::vector<float> sums(33);
+    kernels::column_sums(x, sums);
+    std::vector<double> expected(33, 0.0);
+    for (std::int64_t r = 0; r < n; ++r)
+      for (std::int64_t c = 0; c < 33; ++c) {
+        REQUIRE(out.at(r, c) == std::max(x.at(r, c), 0.0f));
+        expected[c] += x.at(r, c);
+      }
+    for (std::int64_t c = 0; c < 33; ++c) REQUIRE(sums[c] == Approx(expected[c]).margin(1e-3));
+    kernels::relu_backward(out, g, out);
+    for (std::int64_t r = 0; r < n; ++r)
+      for (std::int64_t c = 0; c < 33; ++c)
+        REQUIRE(out.at(r, c) == (x.at(r, c) > 0 ? g.at(r, c) : 0.0f));
+    const std::vector<float> bias(33, 1.5f);
+    kernels::add_bias_rows(g, bias);
+    if (n > 0) CHECK(g.at(n - 1, 32) == Approx(gs[static_cast<std::size_t>((n - 1) * 34 + 32)]));
+  }
+}
+
+TEST_CASE("dropout is keyed by global id and reproducible", "[kernels][dropout]") {
+  Matrix full(10, 8, 1.0f);
+  std::vector<GlobalId> ids(10);
+  for (int i = 0; i < 10; ++i) ids[i] = 100 + i;
+  kernels::dropout(full.view(), ids, 0.5f, 9, 3, 1);
+  Matrix part(3, 8, 1.0f);  // rows 4..6 of the same graph, as another rank sees them
+  kernels::dropout(part.view(), std::span<const GlobalId>(ids).subspan(4, 3), 0.5f, 9, 3, 1);
+  int kept = 0;
+  for (int r = 0; r < 10; ++r)
+    for (int c = 0; c < 8; ++c) {
+      REQUIRE((full.at(r, c) == 0.0f || full.at(r, c) == 2.0f));
+      kept += full.at(r, c) != 0.0f;
+      if (r >= 4 && r < 7) REQUIRE(part.at(r - 4, c) == full.at(r, c));
+    }
+  CHECK(kept > 20);
+  CHECK(kept < 60);
+}
+
+TEST_CASE("masked softmax nll and its gradient", "[kernels][loss]") {
+  Matrix logits(3, 4);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) logits.at(r, c) = 0.3f * static_cast<float>(r * 4 + c) - 1.0f;
+  const std::vector<std::int32_t> labels{2, 0, 3};
+  const std::vector<std::uint8_t> mask{1, 0, 1};
+  Matrix grad(3, 4, 7.0f);
+  const double loss = kernels::masked_log_softmax_nll(logits.view(), labels, mask, 4.0, grad.view());
+  double expected = 0.0;
+  for (int r : {0, 2}) {
+    double denom = 0.0;
+    for (int c = 0; c < 4; ++c) denom += std::exp(double{logits.at(r, c)});
+    expected += std::log(denom) - logits.at(r, labels[r]);
+  }
+  CHECK(loss == Approx(expected / 4.0));
+  for (int c = 0; c < 4; ++c) CHECK(grad.at(1, c) == 0.0f);
+  const double eps = 1e-2;  // central differences on the loss
+  for (int r : {0, 2})
+    for (int c = 0; c < 4; ++c) {
+      Matrix scratch(3, 4);
+      const float saved = logits.at(r, c);
+      logits.at(r, c) = saved + static_cast<float>(eps);
+      const double up = kernels::masked_log_softmax_nll(logits.view(), labels, mask, 4.0, scratch.view());
+      logits.at(r, c) = saved - static_cast<float>(eps);
+      const double down = kernels::masked_log_softmax_nll(logits.view(), labels, mask, 4.0, scratch.view());
+      logits.at(r, c) = saved;
+      CHECK(grad.at(r, c) == Approx((up - down) / (2 * eps)).epsilon(1e-2).margin(1e-4));
+    }
+  CHECK(kernels::argmax_correct(logits.view(), labels, mask) == 1);  // row 2: argmax 3
+}
+
+TEST_CASE("adam matches a hand-computed step", "[kernels][adam]") {
+  std::vector<float> param{1.0f, -2.0f}, grad{0.5f, 0.1f}, m(2, 0.0f), v(2, 0.0f);
+  kernels::AdamConfig config;
+  config.lr = 0.1f;
+  config.weight_decay = 0.1f;
+  kernels::adam_step(param, grad, m, v, config, 1);
+  // Step 1: g = grad + wd·p, m̂ = g, v̂ = g², update = lr · g / (|g| + eps) ≈ lr · sign(g).
+  CHECK(param[0] == Approx(0.9f));
+  CHECK(param[1] == Approx(-1.9f));  // g = 0.1 - 0.2 = -0.1
+  CHECK(m[0] == Approx(0.1f * 0.6f));
+  CHECK(v[0] == Approx(0.001 * 0.36).epsilon(1e-4));
+  kernels::adam_step(param, grad, m, v, config, 2);
+  const double g0 = 0.5 + 0.1 * 0.9;
+  const double m0 = 0.9 * 0.06 + 0.1 * g0, v0 = 0.999 * 0.00036 + 0.001 * g0 * g0;
+  const double expected = 0.9 - 0.1 * (m0 / (1 - 0.81)) / (std::sqrt(v0 / (1 - 0.998001)) + 1e-8);
+  CHECK(param[0] == Approx(expected));
+}
+
+}  // namespace
+}  // namespace strata

@@ -1,0 +1,41 @@
+#include <zlib.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+
+#include "strata/partition/partitioner.h"
+#include "strata/partition/quality.h"
+
+using namespace strata;
+
+namespace {
+std::vector<Edge> read_edges(const std::string& path) {
+  std::vector<Edge> edges;
+  gzFile file = gzopen(path.c_str(), "rb");
+  REQUIRE(file != nullptr);
+  char line[256];
+  long long src = 0, dst = 0;
+  while (gzgets(file, line, sizeof line) != nullptr)
+    if (std::sscanf(line, "%lld,%lld", &src, &dst) == 2) edges.push_back({src, dst});
+  gzclose(file);
+  return edges;
+}
+}  // namespace
+
+TEST_CASE("coauthor_cs: METIS cuts far fewer edges than random") {
+  const std::string path = std::string(STRATA_DEFAULT_DATASETS) + "/coauthor_cs/raw/edge.csv.gz";
+  if (!std::filesystem::exists(path)) {
+    WARN("skipping: " << path << " not found");
+    return;
+  }
+  const Csr a = build_csr(18333, read_edges(path), BuildOptions{});
+  PartitionOptions options{PartitionMethod::kMetis, 4};
+  const auto metis = measure_partition(a, partition_graph(a, options), 4);
+  options.method = PartitionMethod::kRandom;
+  const auto random = measure_partition(a, partition_graph(a, options), 4);
+  WARN("coauthor_cs 4 parts: METIS cut " << metis.edge_cut << ", random cut " << random.edge_cut
+                                         << ", METIS balance " << metis.vertex_balance);
+  CHECK(metis.edge_cut * 3 <= random.edge_cut);
+  CHECK(metis.vertex_balance <= 1.03 + 0.01);
+}
