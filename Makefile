@@ -23,7 +23,6 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	@test -x $(BUILD)/bin/strata || { echo "demo: the strata binary is not built yet (the datasets module has not landed)"; exit 1; }
 	$(BUILD)/bin/strata train --dataset synthetic --layers 2 --hidden 64 --epochs 100
 
 test: build

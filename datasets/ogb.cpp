@@ -1,0 +1,126 @@
+// OGB nodeproppred raw layout: DIR/raw/*.csv.gz and DIR/split/<name>/*.csv.gz.
+#include <algorithm>
+#include <filesystem>
+
+#include "gz_lines.h"
+#include "strata/datasets/dataset.h"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+using detail::GzLines;
+
+std::int64_t read_count(const std::string& path) {
+  const auto values = detail::read_int_column(path);
+  STRATA_REQUIRE(values.size() == 1, path, ":2: expected a single line, found ", values.size());
+  STRATA_REQUIRE(values[0] >= 0, path, ":1: negative count ", values[0]);
+  return values[0];
+}
+
+Matrix read_features(const std::string& path, std::int64_t n) {
+  GzLines in(path);
+  std::string_view line;
+  STRATA_REQUIRE(in.next(line), path, ":1: empty file");
+  const std::int64_t f = std::count(line.begin(), line.end(), ',') + 1;
+  Matrix features(n, f);
+  std::int64_t row = 0;
+  do {
+    if (row >= n) in.fail("more rows than num-node-list's ", n);
+    float* out = features.row(row);
+    const auto count = detail::for_each_token(line, [&](std::int64_t j, std::string_view t) {
+      if (j < f) out[j] = detail::parse_float(in, t);
+    });
+    if (count != f) in.fail("expected ", f, " values, found ", count);
+    ++row;
+  } while (in.next(line));
+  STRATA_REQUIRE(row == n, path, ":", row, ": expected ", n, " rows (num-node-list), found ",
+                 row);
+  return features;
+}
+
+std::vector<Edge> read_edges(const std::string& path, std::int64_t n, std::int64_t e) {
+  GzLines in(path);
+  std::vector<Edge> edges;
+  edges.reserve(static_cast<std::size_t>(e));
+  std::string_view line;
+  while (in.next(line)) {
+    GlobalId ids[2] = {0, 0};
+    const auto count = detail::for_each_token(line, [&](std::int64_t j, std::string_view t) {
+      if (j < 2) ids[j] = detail::parse_int<GlobalId>(in, t);
+    });
+    if (count != 2) in.fail("expected 2 values, found ", count);
+    for (GlobalId id : ids)
+      if (id < 0 || id >= n) in.fail("node id ", id, " out of range [0, ", n, ")");
+    edges.push_back({ids[0], ids[1]});
+  }
+  STRATA_REQUIRE(!edges.empty() || e == 0, path, ":1: empty file");
+  STRATA_REQUIRE(static_cast<std::int64_t>(edges.size()) == e, path, ":", in.line_number(),
+                 ": expected ", e, " edges (num-edge-list), found ", edges.size());
+  return edges;
+}
+
+std::vector<std::int32_t> read_labels(const std::string& path, std::int64_t n) {
+  const auto values = detail::read_int_column(path);
+  std::vector<std::int32_t> labels(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    STRATA_REQUIRE(values[i] >= 0 && values[i] < std::max<std::int64_t>(n, 1), path, ":", i + 1,
+                   ": label ", values[i], " out of range [0, ", n, ")");
+    labels[i] = static_cast<std::int32_t>(values[i]);
+  }
+  STRATA_REQUIRE(static_cast<std::int64_t>(values.size()) == n, path, ":", values.size(),
+                 ": expected ", n, " labels (num-node-list), found ", values.size());
+  return labels;
+}
+
+std::vector<std::uint8_t> read_mask(const std::string& path, std::int64_t n) {
+  const auto ids = detail::read_int_column(path);
+  std::vector<std::uint8_t> mask(static_cast<std::size_t>(n), 0);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    STRATA_REQUIRE(ids[i] >= 0 && ids[i] < n, path, ":", i + 1, ": node id ", ids[i],
+                   " out of range [0, ", n, ")");
+    mask[static_cast<std::size_t>(ids[i])] = 1;
+  }
+  return mask;
+}
+
+std::string choose_split(const fs::path& dir, const std::string& wanted) {
+  const fs::path split_dir = dir / "split";
+  STRATA_REQUIRE(fs::is_directory(split_dir), split_dir.string(), ": no such directory");
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(split_dir))
+    if (entry.is_directory()) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  STRATA_REQUIRE(!names.empty(), split_dir.string(), ": no splits");
+  if (wanted.empty()) return names.front();
+  STRATA_REQUIRE(std::find(names.begin(), names.end(), wanted) != names.end(),
+                 split_dir.string(), ": no split '", wanted, "' (first is '", names.front(),
+                 "')");
+  return wanted;
+}
+
+}  // namespace
+
+Dataset load_ogb(const std::string& dir, const LoadOptions& options) {
+  const fs::path root(dir);
+  const fs::path raw = root / "raw";
+  Dataset d;
+  d.name = fs::path(dir).lexically_normal().filename().string();
+  if (d.name.empty()) d.name = fs::path(dir).lexically_normal().parent_path().filename().string();
+  const std::int64_t n = read_count((raw / "num-node-list.csv.gz").string());
+  const std::int64_t e = read_count((raw / "num-edge-list.csv.gz").string());
+  STRATA_REQUIRE(n > 0 && n < (std::int64_t{1} << 31), (raw / "num-node-list.csv.gz").string(),
+                 ":1: node count ", n, " out of range");
+  d.features = read_features((raw / "node-feat.csv.gz").string(), n);
+  d.labels = read_labels((raw / "node-label.csv.gz").string(), n);
+  d.num_classes = *std::max_element(d.labels.begin(), d.labels.end()) + 1;
+  const auto edges = read_edges((raw / "edge.csv.gz").string(), n, e);
+  d.adjacency = build_csr(n, edges, {!options.directed, true, true});
+  const fs::path split = root / "split" / choose_split(root, options.split);
+  d.train_mask = read_mask((split / "train.csv.gz").string(), n);
+  d.val_mask = read_mask((split / "valid.csv.gz").string(), n);
+  d.test_mask = read_mask((split / "test.csv.gz").string(), n);
+  return d;
+}
+
+}  // namespace strata

@@ -1,0 +1,62 @@
+#include "test_util.h"
+
+using namespace strata;
+using namespace strata::test;
+
+TEST_CASE("sbm: deterministic by seed, split sizes", "[synthetic]") {
+  LoadOptions options;
+  options.nodes = 2000;
+  const Dataset a = make_sbm(options);
+  const Dataset b = make_sbm(options);
+  CHECK(a.adjacency.indices == b.adjacency.indices);
+  CHECK(a.features.storage() == b.features.storage());
+  CHECK(a.train_mask == b.train_mask);
+  options.seed = 1;
+  CHECK(make_sbm(options).adjacency.indices != a.adjacency.indices);
+  std::int64_t train = 0, val = 0, test = 0;
+  for (std::size_t i = 0; i < a.labels.size(); ++i) {
+    train += a.train_mask[i];
+    val += a.val_mask[i];
+    test += a.test_mask[i];
+    CHECK(a.train_mask[i] + a.val_mask[i] + a.test_mask[i] == 1);
+  }
+  CHECK(train == 20 * 8);
+  CHECK(val == 500);
+  CHECK(test == 2000 - 160 - 500);
+  CHECK(a.adjacency.nnz() > 2000 * 12);
+}
+
+TEST_CASE("sbm: most edges stay inside a block", "[synthetic]") {
+  const Dataset d = make_sbm({});
+  std::int64_t inside = 0;
+  for (LocalId r = 0; r < d.adjacency.rows; ++r)
+    for (LocalId c : d.adjacency.neighbors(r)) inside += d.labels[r] == d.labels[c];
+  CHECK(static_cast<double>(inside) > 0.8 * static_cast<double>(d.adjacency.nnz()));
+}
+
+TEST_CASE("rmat: sizes and skewed degrees", "[synthetic]") {
+  LoadOptions options;
+  options.nodes = 5000;
+  const Dataset d = make_rmat(options);
+  CHECK(d.adjacency.rows == 5000);
+  CHECK(d.features.rows() == 5000);
+  EdgeOffset max_degree = 0;
+  for (LocalId r = 0; r < d.adjacency.rows; ++r) max_degree = std::max(max_degree, d.adjacency.degree(r));
+  CHECK(max_degree > 10 * d.adjacency.nnz() / 5000);
+  CHECK(make_rmat(options).adjacency.indices == d.adjacency.indices);
+}
+
+TEST_CASE("edge list: comments, whitespace, compacted ids", "[edgelist]") {
+  const auto dir = temp_dir("edgelist");
+  write_text(dir / "g.txt", "# a comment\n10 20\n20\t30\n\n30 10\n");
+  const Dataset d = load_dataset((dir / "g.txt").string(), {});
+  CHECK(d.name == "g");
+  CHECK(d.adjacency.rows == 3);
+  CHECK(d.adjacency.nnz() == 6);
+  CHECK(d.labels.size() == 3);
+  write_text(dir / "bad.txt", "1 2\n3\n");
+  CHECK_THAT(error_of([&] { load_edge_list((dir / "bad.txt").string(), {}); }),
+             Catch::Contains("bad.txt:2: expected 2 values, found 1"));
+  CHECK_THAT(error_of([&] { load_dataset((dir / "nope.txt").string(), {}); }),
+             Catch::Contains("nope.txt: no such dataset"));
+}
