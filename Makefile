@@ -23,7 +23,7 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	$(BUILD)/bin/strata train --dataset synthetic --layers 2 --hidden 64 --epochs 100
+	$(BUILD)/bin/strata train --dataset synthetic --layers 2 --hidden 64 --epochs 200
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

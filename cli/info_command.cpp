@@ -41,8 +41,8 @@ int run_info(const DatasetArgs& args) {
               static_cast<long long>(d.features.cols()));
   print_degrees(d.adjacency);
   print_classes(d);
-  std::printf("split: train %lld  valid %lld  test %lld\n", count(d.train_mask),
-              count(d.val_mask), count(d.test_mask));
+  std::printf("split: train %lld  valid %lld  test %lld\n", count(d.train_mask), count(d.val_mask),
+              count(d.test_mask));
   return 0;
 }
 

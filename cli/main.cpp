@@ -17,26 +17,22 @@ void add_dataset_options(CLI::App* cmd, DatasetArgs& d) {
   cmd->add_flag("--directed", d.load.directed, "keep edge directions as stored");
   cmd->add_flag("--binarize", d.load.binarize, "features x > 0 become 1");
   cmd->add_option("--row-normalize", d.load.row_normalize, "row-normalize features (default 1)");
-  cmd->add_option("--nodes", d.load.nodes, "synthetic: vertex count")->check(CLI::PositiveNumber);
-  cmd->add_option("--avg-degree", d.load.avg_degree, "synthetic: average degree")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--features", d.load.features, "synthetic: feature width")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--classes", d.load.classes, "synthetic: class count")
-      ->check(CLI::Range(2, 1 << 20));
+  cmd->add_option("--nodes", d.load.nodes, "synthetic: vertex count");
+  cmd->add_option("--avg-degree", d.load.avg_degree, "synthetic: average degree");
+  cmd->add_option("--features", d.load.features, "synthetic: feature width");
+  cmd->add_option("--classes", d.load.classes, "synthetic: class count");
 }
 
 void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   add_dataset_options(cmd, a.data);
   auto& t = a.train;
   cmd->add_option("--model", t.model, "gcn");
-  cmd->add_option("--layers", t.layers, "number of GCN layers")->check(CLI::PositiveNumber);
-  cmd->add_option("--hidden", t.hidden, "hidden width")->check(CLI::PositiveNumber);
-  cmd->add_option("--epochs", t.epochs, "training epochs")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--lr", t.lr, "Adam learning rate")->check(CLI::PositiveNumber);
-  cmd->add_option("--weight-decay", t.weight_decay, "L2 weight decay")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--dropout", t.dropout, "dropout probability")->check(CLI::Range(0.0, 0.999));
+  cmd->add_option("--layers", t.layers, "number of GCN layers");
+  cmd->add_option("--hidden", t.hidden, "hidden width");
+  cmd->add_option("--epochs", t.epochs, "training epochs");
+  cmd->add_option("--lr", t.lr, "Adam learning rate");
+  cmd->add_option("--weight-decay", t.weight_decay, "L2 weight decay");
+  cmd->add_option("--dropout", t.dropout, "dropout probability");
   cmd->add_option("--seed", t.seed, "seed for init, dropout and synthetic data");
   cmd->add_option("--metrics", a.metrics_path, "write JSON Lines metrics to FILE");
 }

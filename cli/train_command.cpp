@@ -23,7 +23,7 @@ class MetricsWriter {
 };
 
 nlohmann::json epoch_json(const EpochMetrics& m) {
-  return {{"event", "epoch"},          {"epoch", m.epoch},     {"loss", m.loss},
+  return {{"event", "epoch"},         {"epoch", m.epoch},     {"loss", m.loss},
           {"train_acc", m.train_acc}, {"val_acc", m.val_acc}, {"test_acc", m.test_acc},
           {"epoch_s", m.epoch_s}};
 }
@@ -32,9 +32,8 @@ nlohmann::json epoch_json(const EpochMetrics& m) {
 
 int run_train(const TrainArgs& args) {
   const Dataset data = load_dataset(args.data.dataset, args.data.load);
-  std::printf("dataset %s: %d vertices, %lld edges, %lld features, %d classes\n",
-              data.name.c_str(), data.adjacency.rows,
-              static_cast<long long>(data.adjacency.nnz()),
+  std::printf("dataset %s: %d vertices, %lld edges, %lld features, %d classes\n", data.name.c_str(),
+              data.adjacency.rows, static_cast<long long>(data.adjacency.nnz()),
               static_cast<long long>(data.features.cols()), data.num_classes);
   MetricsWriter metrics(args.metrics_path);
   auto on_epoch = [&](const EpochMetrics& m) {

@@ -31,7 +31,7 @@ void fill_labels_and_features(Dataset& d, std::int64_t n, const LoadOptions& opt
     for (std::int64_t j = 0; j < f; ++j) {
       const float u = uniform01(hash_key(options.seed, kFeatureKey, i, j));
       const bool signal = j % c == label;
-      row[j] = (signal ? u < 0.3f : u < 0.05f) ? 1.0f : 0.0f;
+      row[j] = (signal ? u < 0.12f : u < 0.08f) ? 1.0f : 0.0f;
     }
   }
 }
@@ -97,7 +97,8 @@ void check_generator_options(const LoadOptions& o) {
   STRATA_REQUIRE(o.nodes > 1 && o.nodes < (std::int64_t{1} << 31), "synthetic: nodes must be in [2, 2^31), got ", o.nodes);
   STRATA_REQUIRE(o.avg_degree > 0, "synthetic: avg_degree must be positive, got ", o.avg_degree);
   STRATA_REQUIRE(o.features > 0, "synthetic: features must be positive, got ", o.features);
-  STRATA_REQUIRE(o.classes > 0 && o.classes <= o.nodes, "synthetic: classes must be in [1, nodes], got ", o.classes);
+  STRATA_REQUIRE(o.classes >= 2 && o.classes <= o.nodes,
+                 "synthetic: classes must be in [2, nodes], got ", o.classes);
 }
 
 }  // namespace detail
@@ -108,11 +109,11 @@ Dataset make_sbm(const LoadOptions& options) {
   d.name = "synthetic";
   const std::int64_t n = options.nodes;
   detail::fill_labels_and_features(d, n, options);
-  // Blocks = classes; 90% of edges stay inside the source's block (rejection-sampled).
+  // Blocks = classes; 70% of edges stay inside the source's block (rejection-sampled).
   auto make_edge = [&](Rng& rng) {
     const auto src = static_cast<GlobalId>(rng.below(static_cast<std::uint64_t>(n)));
     auto dst = static_cast<GlobalId>(rng.below(static_cast<std::uint64_t>(n)));
-    if (rng.uniform() < 0.9f)
+    if (rng.uniform() < 0.7f)
       for (int tries = 0; tries < 64 && d.labels[dst] != d.labels[src]; ++tries)
         dst = static_cast<GlobalId>(rng.below(static_cast<std::uint64_t>(n)));
     return Edge{src, dst};

@@ -38,6 +38,9 @@ make_ogb() {  # a valid 3-vertex dataset in $tmp/$1
 
 expect_error "unknown flag" "--bogus" train --bogus
 expect_error "bad number" "--layers" train --layers x
+expect_error "zero layers" "--layers must be at least 1" train --layers 0 --epochs 1
+expect_error "dropout out of range" "--dropout" train --dropout 1.5 --epochs 1
+expect_error "one class" "classes must be in [2" train --classes 1 --epochs 1
 expect_error "missing dataset" "nowhere" train --dataset "$tmp/nowhere" --epochs 1
 
 make_ogb ok

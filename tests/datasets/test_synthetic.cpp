@@ -31,7 +31,7 @@ TEST_CASE("sbm: most edges stay inside a block", "[synthetic]") {
   std::int64_t inside = 0;
   for (LocalId r = 0; r < d.adjacency.rows; ++r)
     for (LocalId c : d.adjacency.neighbors(r)) inside += d.labels[r] == d.labels[c];
-  CHECK(static_cast<double>(inside) > 0.8 * static_cast<double>(d.adjacency.nnz()));
+  CHECK(static_cast<double>(inside) > 0.7 * static_cast<double>(d.adjacency.nnz()));  // 70% + chance
 }
 
 TEST_CASE("rmat: sizes and skewed degrees", "[synthetic]") {
