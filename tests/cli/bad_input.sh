@@ -46,33 +46,24 @@ expect_error "missing dataset" "nowhere" train --dataset "$tmp/nowhere" --epochs
 make_ogb ok
 "$strata" train --dataset "$tmp/ok" --epochs 2 >/dev/null || { echo "FAIL valid dataset"; failures=$((failures + 1)); }
 
-make_ogb range
-printf '0,1\n1,5\n' | gzip >"$tmp/range/raw/edge.csv.gz"
-expect_error "edge id out of range" "edge.csv.gz:2" train --dataset "$tmp/range" --epochs 1
+# corrupt_case NAME FILE CONTENT PATTERN: a valid dataset with FILE replaced by the
+# gzip of CONTENT must fail with PATTERN in its one-line error.
+corrupt_case() {
+  make_ogb "$1"
+  printf "$3" | gzip >"$tmp/$1/$2"
+  expect_error "$1" "$4" train --dataset "$tmp/$1" --epochs 1
+}
 
-make_ogb nan
-printf '1.0,0.0\nnan,1.0\n1.0,1.0\n' | gzip >"$tmp/nan/raw/node-feat.csv.gz"
-expect_error "NaN feature" "node-feat.csv.gz:2" train --dataset "$tmp/nan" --epochs 1
+corrupt_case edge-id-out-of-range raw/edge.csv.gz '0,1\n1,5\n' "edge.csv.gz:2"
+corrupt_case nan-feature raw/node-feat.csv.gz '1.0,0.0\nnan,1.0\n1.0,1.0\n' "node-feat.csv.gz:2"
+corrupt_case wrong-column-count raw/node-feat.csv.gz '1.0,0.0\n0.0\n1.0,1.0\n' "node-feat.csv.gz:2"
+corrupt_case node-count-disagrees raw/num-node-list.csv.gz '4\n' "node"
+corrupt_case non-numeric-label raw/node-label.csv.gz '0\nx\n0\n' "node-label.csv.gz:2"
+corrupt_case empty-file raw/node-label.csv.gz '' "node-label.csv.gz"
 
 make_ogb trunc
 head -c 12 "$tmp/ok/raw/node-feat.csv.gz" >"$tmp/trunc/raw/node-feat.csv.gz"
 expect_error "truncated gzip" "node-feat.csv.gz" train --dataset "$tmp/trunc" --epochs 1
-
-make_ogb cols
-printf '1.0,0.0\n0.0\n1.0,1.0\n' | gzip >"$tmp/cols/raw/node-feat.csv.gz"
-expect_error "wrong column count" "node-feat.csv.gz:2" train --dataset "$tmp/cols" --epochs 1
-
-make_ogb count
-printf '4\n' | gzip >"$tmp/count/raw/num-node-list.csv.gz"
-expect_error "node count disagrees" "node" train --dataset "$tmp/count" --epochs 1
-
-make_ogb label
-printf '0\nx\n0\n' | gzip >"$tmp/label/raw/node-label.csv.gz"
-expect_error "non-numeric label" "node-label.csv.gz:2" train --dataset "$tmp/label" --epochs 1
-
-make_ogb empty
-: | gzip >"$tmp/empty/raw/node-label.csv.gz"
-expect_error "empty file" "node-label.csv.gz" train --dataset "$tmp/empty" --epochs 1
 
 make_ogb missing
 rm "$tmp/missing/raw/node-label.csv.gz"
