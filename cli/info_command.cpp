@@ -28,6 +28,12 @@ void print_classes(const Dataset& d) {
   std::printf("\n");
 }
 
+void print_features(const FeatureMatrix& x) {
+  std::printf("feature storage: %s  non-zeros %lld  density %.4f%%\n",
+              x.is_sparse() ? "sparse (CSR)" : "dense", static_cast<long long>(x.nnz()),
+              100.0 * x.density());
+}
+
 long long count(const std::vector<std::uint8_t>& mask) {
   return std::accumulate(mask.begin(), mask.end(), 0LL);
 }
@@ -39,6 +45,7 @@ int run_info(const DatasetArgs& args) {
   std::printf("dataset: %s\nvertices: %d\nedges (directed, after cleaning): %lld\nfeatures: %lld\n",
               d.name.c_str(), d.adjacency.rows, static_cast<long long>(d.adjacency.nnz()),
               static_cast<long long>(d.features.cols()));
+  print_features(d.features);
   print_degrees(d.adjacency);
   print_classes(d);
   std::printf("split: train %lld  valid %lld  test %lld\n", count(d.train_mask), count(d.val_mask),
@@ -52,9 +59,10 @@ int run_convert(const ConvertArgs& args) {
   raw.row_normalize = false;
   const Dataset d = load_dataset(args.data.dataset, raw);
   save_cache(d, args.out);
-  std::printf("wrote %s: %d vertices, %lld edges, %lld features\n", args.out.c_str(),
+  std::printf("wrote %s: %d vertices, %lld edges, %lld features (%s)\n", args.out.c_str(),
               d.adjacency.rows, static_cast<long long>(d.adjacency.nnz()),
-              static_cast<long long>(d.features.cols()));
+              static_cast<long long>(d.features.cols()),
+              d.features.is_sparse() ? "sparse" : "dense");
   return 0;
 }
 

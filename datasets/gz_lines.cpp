@@ -37,14 +37,15 @@ void GzLines::refill() {
   const char* message = gzerror(file_, &code);
   // A truncated stream reads as a short read with Z_BUF_ERROR at the end.
   if (got < 0 || (code != Z_OK && code != Z_STREAM_END))
-    throw_input_error(path_, ":", line_number_ + 1, ": corrupt or truncated gzip (", message,
-                      ")");
+    throw_input_error(path_, ":", line_number_ + 1, ": corrupt or truncated gzip (", message, ")");
   const auto size = static_cast<std::size_t>(got);
   if (end_ + size > buffer_.size()) buffer_.resize(end_ + size);
   std::memcpy(buffer_.data() + end_, spare_.data(), size);
   end_ += size;
-  if (got == 0) eof_ = true;
-  else start_read();
+  if (got == 0)
+    eof_ = true;
+  else
+    start_read();
 }
 
 bool GzLines::next(std::string_view& line) {

@@ -18,25 +18,35 @@ std::int64_t read_count(const std::string& path) {
   return values[0];
 }
 
-Matrix read_features(const std::string& path, std::int64_t n) {
+// Parses straight into CSR (only the non-zeros are kept: no N x F buffer is allocated),
+// then keeps it sparse or densifies it by density.
+FeatureMatrix read_features(const std::string& path, std::int64_t n) {
   GzLines in(path);
   std::string_view line;
   STRATA_REQUIRE(in.next(line), path, ":1: empty file");
   const std::int64_t f = std::count(line.begin(), line.end(), ',') + 1;
-  Matrix features(n, f);
-  std::int64_t row = 0;
+  if (f >= (std::int64_t{1} << 31)) in.fail("too many columns (", f, ")");
+  Csr x;
+  x.cols = static_cast<LocalId>(f);
+  x.offsets.reserve(static_cast<std::size_t>(n) + 1);
   do {
-    if (row >= n) in.fail("more rows than num-node-list's ", n);
-    float* out = features.row(row);
+    if (static_cast<std::int64_t>(x.offsets.size()) > n)
+      in.fail("more rows than num-node-list's ", n);
     const auto count = detail::for_each_token(line, [&](std::int64_t j, std::string_view t) {
-      if (j < f) out[j] = detail::parse_float(in, t);
+      if (j >= f) return;
+      const float value = detail::parse_float(in, t);
+      if (value == 0.0f) return;
+      x.indices.push_back(static_cast<LocalId>(j));
+      x.values.push_back(value);
     });
     if (count != f) in.fail("expected ", f, " values, found ", count);
-    ++row;
+    x.offsets.push_back(static_cast<EdgeOffset>(x.indices.size()));
   } while (in.next(line));
-  STRATA_REQUIRE(row == n, path, ":", row, ": expected ", n, " rows (num-node-list), found ",
-                 row);
-  return features;
+  const auto rows = static_cast<std::int64_t>(x.offsets.size()) - 1;
+  STRATA_REQUIRE(rows == n, path, ":", rows, ": expected ", n, " rows (num-node-list), found ",
+                 rows);
+  x.rows = static_cast<LocalId>(rows);
+  return choose_storage(std::move(x));
 }
 
 std::vector<Edge> read_edges(const std::string& path, std::int64_t n, std::int64_t e) {
@@ -93,9 +103,8 @@ std::string choose_split(const fs::path& dir, const std::string& wanted) {
   std::sort(names.begin(), names.end());
   STRATA_REQUIRE(!names.empty(), split_dir.string(), ": no splits");
   if (wanted.empty()) return names.front();
-  STRATA_REQUIRE(std::find(names.begin(), names.end(), wanted) != names.end(),
-                 split_dir.string(), ": no split '", wanted, "' (first is '", names.front(),
-                 "')");
+  STRATA_REQUIRE(std::find(names.begin(), names.end(), wanted) != names.end(), split_dir.string(),
+                 ": no split '", wanted, "' (first is '", names.front(), "')");
   return wanted;
 }
 

@@ -21,19 +21,20 @@ void fill_labels_and_features(Dataset& d, std::int64_t n, const LoadOptions& opt
   const std::int32_t c = options.classes;
   const std::int64_t f = options.features;
   d.labels.resize(static_cast<std::size_t>(n));
-  d.features = Matrix(n, f);
+  Matrix features(n, f);  // dense: synthetic features are ~10% ones, narrow by default
   d.num_classes = c;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const auto label = static_cast<std::int32_t>(hash_key(options.seed, kLabelKey, i) % c);
     d.labels[static_cast<std::size_t>(i)] = label;
-    float* row = d.features.row(i);
+    float* row = features.row(i);
     for (std::int64_t j = 0; j < f; ++j) {
       const float u = uniform01(hash_key(options.seed, kFeatureKey, i, j));
       const bool signal = j % c == label;
       row[j] = (signal ? u < 0.12f : u < 0.08f) ? 1.0f : 0.0f;
     }
   }
+  d.features = FeatureMatrix(std::move(features));
 }
 
 void split_per_class(Dataset& d, std::int32_t per_class, std::int64_t val_count,
@@ -83,7 +84,8 @@ std::vector<Edge> generate_edges(std::int64_t count, std::uint64_t seed, MakeEdg
   for (std::int64_t b = 0; b < blocks; ++b) {
     Rng rng(hash_key(seed, kEdgeKey, b));
     const std::int64_t end = std::min(count, (b + 1) * kBlock);
-    for (std::int64_t k = b * kBlock; k < end; ++k) edges[static_cast<std::size_t>(k)] = make_edge(rng);
+    for (std::int64_t k = b * kBlock; k < end; ++k)
+      edges[static_cast<std::size_t>(k)] = make_edge(rng);
   }
   return edges;
 }
@@ -94,7 +96,8 @@ std::int64_t edge_count(const LoadOptions& options) {
 }
 
 void check_generator_options(const LoadOptions& o) {
-  STRATA_REQUIRE(o.nodes > 1 && o.nodes < (std::int64_t{1} << 31), "synthetic: nodes must be in [2, 2^31), got ", o.nodes);
+  STRATA_REQUIRE(o.nodes > 1 && o.nodes < (std::int64_t{1} << 31),
+                 "synthetic: nodes must be in [2, 2^31), got ", o.nodes);
   STRATA_REQUIRE(o.avg_degree > 0, "synthetic: avg_degree must be positive, got ", o.avg_degree);
   STRATA_REQUIRE(o.features > 0, "synthetic: features must be positive, got ", o.features);
   STRATA_REQUIRE(o.classes >= 2 && o.classes <= o.nodes,

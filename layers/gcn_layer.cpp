@@ -19,13 +19,19 @@ void GcnLayer::ensure_shape(Matrix& m, std::int64_t rows, std::int64_t cols) {
   if (m.rows() != rows || m.cols() != cols) m = Matrix(rows, cols);
 }
 
+void GcnLayer::check_output(Aggregator& aggregator, ConstMatrixView y) const {
+  const std::int64_t rows = aggregator.owned_rows();
+  STRATA_CHECK(y.rows == rows && y.cols == out_, "GcnLayer::forward: y is ", y.rows, "x", y.cols,
+               ", expected ", rows, "x", out_);
+}
+
 void GcnLayer::forward(Aggregator& aggregator, ConstMatrixView x_owned, MatrixView y_owned,
                        int layer) {
   const std::int64_t rows = aggregator.owned_rows();
   STRATA_CHECK(x_owned.rows == rows && x_owned.cols == in_, "GcnLayer::forward: x is ",
                x_owned.rows, "x", x_owned.cols, ", expected ", rows, "x", in_);
-  STRATA_CHECK(y_owned.rows == rows && y_owned.cols == out_, "GcnLayer::forward: y is ",
-               y_owned.rows, "x", y_owned.cols, ", expected ", rows, "x", out_);
+  check_output(aggregator, y_owned);
+  sparse_input_ = false;
   if (aggregate_first(in_, out_)) {
     forward_aggregate_first(aggregator, x_owned, y_owned, layer);
   } else {
@@ -48,6 +54,23 @@ void GcnLayer::forward_transform_first(Aggregator& aggregator, ConstMatrixView x
   kernels::gemm(false, false, 1.0f, x, weight_.view(), 0.0f, aggregated_.view());
   aggregator.forward(aggregated_.view(), y, layer);
   input_ = x;
+}
+
+void GcnLayer::forward_sparse(Aggregator& aggregator, CsrView x_owned, CsrView x_transposed,
+                              MatrixView y_owned, int layer) {
+  STRATA_CHECK(!aggregate_first(in_, out_), "GcnLayer::forward_sparse: ", in_, " -> ", out_,
+               " aggregates first");
+  STRATA_CHECK(x_owned.rows == aggregator.owned_rows() && x_owned.cols == in_ &&
+                   x_transposed.rows == in_ && x_transposed.cols == x_owned.rows,
+               "GcnLayer::forward_sparse: x is ", x_owned.rows, "x", x_owned.cols);
+  check_output(aggregator, y_owned);
+  ensure_shape(aggregated_, x_owned.rows, out_);
+  kernels::spmm(x_owned, weight_.view(), aggregated_.view());
+  aggregator.forward(aggregated_.view(), y_owned, layer);
+  sparse_input_transposed_ = x_transposed;
+  sparse_input_ = true;
+  if (has_bias_) kernels::add_bias_rows(y_owned, bias_);
+  forward_done_ = true;
 }
 
 void GcnLayer::backward(Aggregator& aggregator, ConstMatrixView grad_y, MatrixView grad_x,
@@ -80,6 +103,11 @@ void GcnLayer::backward_transform_first(Aggregator& aggregator, ConstMatrixView 
                                         MatrixView grad_x, int layer) {
   ensure_shape(scratch_, grad_y.rows, out_);
   aggregator.backward(grad_y, scratch_.view(), layer);
+  if (sparse_input_) {
+    STRATA_CHECK(grad_x.data == nullptr, "GcnLayer::backward: no dX for sparse input");
+    kernels::spmm(sparse_input_transposed_, scratch_.view(), weight_grad_.view(), 1.0f);
+    return;
+  }
   kernels::gemm(true, false, 1.0f, input_, scratch_.view(), 1.0f, weight_grad_.view());
   if (grad_x.data == nullptr) return;
   kernels::gemm(false, true, 1.0f, scratch_.view(), weight_.view(), 0.0f, grad_x);

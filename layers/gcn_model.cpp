@@ -38,20 +38,61 @@ ConstMatrixView GcnModel::layer_input(int l, ConstMatrixView features, std::int6
   return copy.view();
 }
 
-const Matrix& GcnModel::forward(Aggregator& aggregator, ConstMatrixView features_owned,
-                                std::span<const GlobalId> global_ids, bool training,
-                                std::int64_t epoch) {
-  const std::int64_t rows = aggregator.owned_rows();
+void GcnModel::begin(std::span<const GlobalId> global_ids, bool training, std::int64_t epoch) {
   training_ = training;
   epoch_ = epoch;
   ids_.assign(global_ids.begin(), global_ids.end());
-  const int count = static_cast<int>(layers_.size());
-  for (int l = 0; l < count; ++l) {
-    const ConstMatrixView input = layer_input(l, features_owned, rows);
-    ensure_shape(outputs_[l], rows, layers_[l].out());
-    layers_[l].forward(aggregator, input, outputs_[l].view(), l);
-    if (l + 1 < count) kernels::relu_forward(outputs_[l].view(), outputs_[l].view());
+}
+
+void GcnModel::finish_layer(int l) {
+  if (l + 1 < static_cast<int>(layers_.size()))
+    kernels::relu_forward(outputs_[l].view(), outputs_[l].view());
+}
+
+void GcnModel::run_layer(Aggregator& aggregator, int l, ConstMatrixView input) {
+  ensure_shape(outputs_[l], aggregator.owned_rows(), layers_[l].out());
+  layers_[l].forward(aggregator, input, outputs_[l].view(), l);
+  finish_layer(l);
+}
+
+const Matrix& GcnModel::forward(Aggregator& aggregator, ConstMatrixView features_owned,
+                                std::span<const GlobalId> global_ids, bool training,
+                                std::int64_t epoch) {
+  begin(global_ids, training, epoch);
+  const std::int64_t rows = aggregator.owned_rows();
+  for (int l = 0; l < static_cast<int>(layers_.size()); ++l)
+    run_layer(aggregator, l, layer_input(l, features_owned, rows));
+  forward_done_ = true;
+  return outputs_.back();
+}
+
+void GcnModel::run_first_sparse(Aggregator& aggregator, SparseFeatures& features) {
+  if (dropping()) {
+    features.dropout(ids_, config_.dropout, config_.seed, epoch_, 0);
+  } else {
+    features.reset();
   }
+  GcnLayer& layer = layers_[0];
+  if (GcnLayer::aggregate_first(layer.in(), layer.out())) {
+    ensure_shape(dropped_[0], features.rows(), features.cols());
+    features.to_dense(dropped_[0].view());
+    run_layer(aggregator, 0, dropped_[0].view());
+    return;
+  }
+  ensure_shape(outputs_[0], aggregator.owned_rows(), layer.out());
+  layer.forward_sparse(aggregator, features.view(), features.transposed_view(), outputs_[0].view(),
+                       0);
+  finish_layer(0);
+}
+
+const Matrix& GcnModel::forward(Aggregator& aggregator, SparseFeatures& features,
+                                std::span<const GlobalId> global_ids, bool training,
+                                std::int64_t epoch) {
+  begin(global_ids, training, epoch);
+  const std::int64_t rows = aggregator.owned_rows();
+  run_first_sparse(aggregator, features);
+  for (int l = 1; l < static_cast<int>(layers_.size()); ++l)
+    run_layer(aggregator, l, layer_input(l, {}, rows));
   forward_done_ = true;
   return outputs_.back();
 }

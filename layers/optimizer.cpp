@@ -5,8 +5,8 @@ namespace strata {
 Adam::Adam(ParameterList parameters, const AdamConfig& config)
     : parameters_(std::move(parameters)), config_(config) {
   for (const Parameter& p : parameters_) {
-    STRATA_CHECK(p.value.size() == p.grad.size(), "Adam: value/grad sizes ", p.value.size(),
-                 " vs ", p.grad.size());
+    STRATA_CHECK(p.value.size() == p.grad.size(), "Adam: value/grad sizes ", p.value.size(), " vs ",
+                 p.grad.size());
     first_moment_.emplace_back(p.value.size(), 0.0f);
     second_moment_.emplace_back(p.value.size(), 0.0f);
   }

@@ -9,7 +9,7 @@ void check_same(const Dataset& a, const Dataset& b) {
   CHECK(a.name == b.name);
   CHECK(a.adjacency.offsets == b.adjacency.offsets);
   CHECK(a.adjacency.indices == b.adjacency.indices);
-  CHECK(a.features.storage() == b.features.storage());
+  CHECK(a.features == b.features);
   CHECK(a.labels == b.labels);
   CHECK(a.num_classes == b.num_classes);
   CHECK(a.train_mask == b.train_mask);

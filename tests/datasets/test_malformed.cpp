@@ -45,8 +45,10 @@ TEST_CASE("malformed: truncated gzip", "[malformed]") {
 }
 
 TEST_CASE("malformed: wrong column count", "[malformed]") {
-  check_error("columns", "raw/node-feat.csv.gz", "1,2\n3,4\n5\n6,7\n", ":3: expected 2 values, found 1");
-  check_error("edge_columns", "raw/edge.csv.gz", "0,1\n1,2,3\n2,3\n3,0\n", ":2: expected 2 values, found 3");
+  check_error("columns", "raw/node-feat.csv.gz", "1,2\n3,4\n5\n6,7\n",
+              ":3: expected 2 values, found 1");
+  check_error("edge_columns", "raw/edge.csv.gz", "0,1\n1,2,3\n2,3\n3,0\n",
+              ":2: expected 2 values, found 3");
 }
 
 TEST_CASE("malformed: non-numeric token", "[malformed]") {

@@ -38,8 +38,7 @@ TEST_CASE("ogb: split chosen by name, first by default", "[ogb]") {
   options.split = "s";
   CHECK(load_ogb(dir.string(), options).train_mask[0] == 1);
   options.split = "zzz";
-  CHECK_THAT(error_of([&] { load_ogb(dir.string(), options); }),
-             Catch::Contains("no split 'zzz'"));
+  CHECK_THAT(error_of([&] { load_ogb(dir.string(), options); }), Catch::Contains("no split 'zzz'"));
 }
 
 TEST_CASE("preprocess: binarize then row-normalize", "[ogb]") {

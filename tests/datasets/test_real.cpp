@@ -52,6 +52,6 @@ TEST_CASE("real: coauthor_physics gzip vs cache timing", "[.timing]") {
   const Dataset c = load_cache_raw(cache.string());
   const double cache_s = seconds_since(start);
   std::cout << "coauthor_physics: gzip " << gzip_s << " s, cache " << cache_s << " s\n";
-  CHECK(c.features.storage() == d.features.storage());
+  CHECK(c.features == d.features);
   CHECK(d.adjacency.nnz() == 495924);
 }

@@ -9,7 +9,7 @@ TEST_CASE("sbm: deterministic by seed, split sizes", "[synthetic]") {
   const Dataset a = make_sbm(options);
   const Dataset b = make_sbm(options);
   CHECK(a.adjacency.indices == b.adjacency.indices);
-  CHECK(a.features.storage() == b.features.storage());
+  CHECK(a.features == b.features);
   CHECK(a.train_mask == b.train_mask);
   options.seed = 1;
   CHECK(make_sbm(options).adjacency.indices != a.adjacency.indices);
@@ -31,7 +31,8 @@ TEST_CASE("sbm: most edges stay inside a block", "[synthetic]") {
   std::int64_t inside = 0;
   for (LocalId r = 0; r < d.adjacency.rows; ++r)
     for (LocalId c : d.adjacency.neighbors(r)) inside += d.labels[r] == d.labels[c];
-  CHECK(static_cast<double>(inside) > 0.7 * static_cast<double>(d.adjacency.nnz()));  // 70% + chance
+  CHECK(static_cast<double>(inside) >
+        0.7 * static_cast<double>(d.adjacency.nnz()));  // 70% + chance
 }
 
 TEST_CASE("rmat: sizes and skewed degrees", "[synthetic]") {
@@ -41,7 +42,8 @@ TEST_CASE("rmat: sizes and skewed degrees", "[synthetic]") {
   CHECK(d.adjacency.rows == 5000);
   CHECK(d.features.rows() == 5000);
   EdgeOffset max_degree = 0;
-  for (LocalId r = 0; r < d.adjacency.rows; ++r) max_degree = std::max(max_degree, d.adjacency.degree(r));
+  for (LocalId r = 0; r < d.adjacency.rows; ++r)
+    max_degree = std::max(max_degree, d.adjacency.degree(r));
   CHECK(max_degree > 10 * d.adjacency.nnz() / 5000);
   CHECK(make_rmat(options).adjacency.indices == d.adjacency.indices);
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "strata/core/matrix.h"
+#include "strata/datasets/feature_matrix.h"
 #include "strata/graph/csr.h"
 
 namespace strata {
@@ -13,7 +14,7 @@ namespace strata {
 struct Dataset {
   std::string name;
   Csr adjacency;                     // N x N, no self-loops; symmetrized unless directed
-  Matrix features;                   // N x F dense
+  FeatureMatrix features;            // N x F, dense or sparse (see feature_matrix.h)
   std::vector<std::int32_t> labels;  // N, in [0, num_classes)
   std::int32_t num_classes = 0;
   std::vector<std::uint8_t> train_mask, val_mask, test_mask;  // N each, 0/1
@@ -22,8 +23,8 @@ struct Dataset {
 struct LoadOptions {
   std::string split;  // OGB split name; empty = the only one or the first in name order
   bool directed = false;
-  bool binarize = false;       // x>0 -> 1
-  bool row_normalize = true;   // rows sum to 1 (all-zero rows stay zero)
+  bool binarize = false;      // x>0 -> 1
+  bool row_normalize = true;  // rows sum to 1 (all-zero rows stay zero)
   // synthetic generators
   std::int64_t nodes = 4096;
   double avg_degree = 16;
@@ -41,10 +42,11 @@ Dataset load_edge_list(const std::string& file, const LoadOptions& options);
 Dataset make_sbm(const LoadOptions& options);
 Dataset make_rmat(const LoadOptions& options);
 
+// The cache keeps the features' storage kind (dense or sparse) and their exact values.
 void save_cache(const Dataset& dataset, const std::string& path);
 Dataset load_cache_raw(const std::string& path);
 
-// Binarize (if asked) then row-normalize (if asked), in place.
+// Binarize (if asked) then row-normalize (if asked), in place, dense or sparse.
 void preprocess(Dataset& dataset, const LoadOptions& options);
 
 }  // namespace strata

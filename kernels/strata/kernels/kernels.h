@@ -15,8 +15,8 @@ namespace strata::kernels {
 void spmm(CsrView a, ConstMatrixView x, MatrixView y, float beta = 0.0f);
 
 // c = alpha · op(a) · op(b) + beta · c, op = transpose when the flag is set.
-void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b,
-          float beta, MatrixView c);
+void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b, float beta,
+          MatrixView c);
 
 // out = max(in, 0). out may alias in.
 void relu_forward(ConstMatrixView in, MatrixView out);
@@ -41,6 +41,11 @@ void zero(MatrixView x);
 // (that is the backward pass). row_ids holds the global id of each row.
 void dropout(MatrixView x, std::span<const GlobalId> row_ids, float p, std::uint64_t seed,
              std::int64_t epoch, std::int32_t layer);
+
+// dropout() on the stored values of a CSR matrix: values[k] is entry k of a (a.values is
+// not read). Draws exactly dropout()'s mask for (seed, epoch, layer, row_ids[r], column).
+void dropout_csr(CsrView a, std::span<float> values, std::span<const GlobalId> row_ids, float p,
+                 std::uint64_t seed, std::int64_t epoch, std::int32_t layer);
 
 // Softmax cross-entropy over rows with mask[r] != 0. Returns Σ_masked nll / normalizer
 // and writes grad = (softmax - onehot) / normalizer on masked rows, 0 elsewhere. The

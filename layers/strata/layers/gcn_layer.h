@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "strata/core/matrix.h"
+#include "strata/graph/csr.h"
 #include "strata/layers/aggregator.h"
 #include "strata/layers/parameter.h"
 
@@ -29,6 +30,11 @@ class GcnLayer {
   // y_owned = Â x_owned W + b. x_owned must stay unchanged until backward (a
   // transform-first layer keeps a view of it for dW).
   void forward(Aggregator& aggregator, ConstMatrixView x_owned, MatrixView y_owned, int layer);
+  // The same with sparse X (transform-first layers only): X W by CSR x dense SpMM, and
+  // backward computes dW = Xᵀ d(XW) with x_transposed. x and x_transposed must stay
+  // unchanged until backward, which cannot produce dX (pass a null grad_x).
+  void forward_sparse(Aggregator& aggregator, CsrView x_owned, CsrView x_transposed,
+                      MatrixView y_owned, int layer);
   // Adds this batch's dW, db; writes dX into grad_x unless grad_x.data is null.
   void backward(Aggregator& aggregator, ConstMatrixView grad_y, MatrixView grad_x, int layer);
 
@@ -42,10 +48,11 @@ class GcnLayer {
  private:
   void forward_aggregate_first(Aggregator& aggregator, ConstMatrixView x, MatrixView y, int layer);
   void forward_transform_first(Aggregator& aggregator, ConstMatrixView x, MatrixView y, int layer);
+  void check_output(Aggregator& aggregator, ConstMatrixView y) const;
   void backward_aggregate_first(Aggregator& aggregator, ConstMatrixView grad_y, MatrixView grad_x,
                                 int layer);
-  void backward_transform_first(Aggregator& aggregator, ConstMatrixView grad_y,
-                                MatrixView grad_x, int layer);
+  void backward_transform_first(Aggregator& aggregator, ConstMatrixView grad_y, MatrixView grad_x,
+                                int layer);
   static void ensure_shape(Matrix& m, std::int64_t rows, std::int64_t cols);
 
   int in_;
@@ -55,9 +62,11 @@ class GcnLayer {
   std::vector<float> bias_;
   Matrix weight_grad_;
   std::vector<float> bias_grad_;
-  Matrix aggregated_;    // Â X (aggregate-first) or X W (transform-first), from forward
+  Matrix aggregated_;      // Â X (aggregate-first) or X W (transform-first), from forward
   ConstMatrixView input_;  // X as given to forward (transform-first needs it for dW)
-  Matrix scratch_;       // backward's intermediate gradient
+  CsrView sparse_input_transposed_;  // Xᵀ from forward_sparse
+  bool sparse_input_ = false;
+  Matrix scratch_;  // backward's intermediate gradient
   bool forward_done_ = false;
 };
 

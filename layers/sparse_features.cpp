@@ -1,0 +1,82 @@
+#include "strata/layers/sparse_features.h"
+
+#include <algorithm>
+
+#include "strata/kernels/kernels.h"
+
+namespace strata {
+namespace {
+
+// Counting-sort transpose of x's pattern; source[k] = the entry of x that became entry k.
+Csr transpose_pattern(CsrView x, std::vector<EdgeOffset>& source) {
+  Csr t;
+  t.rows = x.cols;
+  t.cols = x.rows;
+  t.offsets.assign(static_cast<std::size_t>(t.rows) + 1, 0);
+  for (EdgeOffset k = 0; k < x.nnz(); ++k) ++t.offsets[x.indices[k] + 1];
+  for (LocalId r = 0; r < t.rows; ++r) t.offsets[r + 1] += t.offsets[r];
+  t.indices.resize(static_cast<std::size_t>(x.nnz()));
+  t.values.resize(t.indices.size());
+  source.resize(t.indices.size());
+  std::vector<EdgeOffset> cursor(t.offsets.begin(), t.offsets.end() - 1);
+  for (LocalId r = 0; r < x.rows; ++r) {
+    for (EdgeOffset k = x.offsets[r]; k < x.offsets[r + 1]; ++k) {
+      const EdgeOffset pos = cursor[x.indices[k]]++;
+      t.indices[pos] = r;
+      source[pos] = k;
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+SparseFeatures::SparseFeatures(CsrView x) : x_(x) {
+  STRATA_CHECK(x.values != nullptr || x.nnz() == 0, "SparseFeatures: x has no values");
+  transposed_ = transpose_pattern(x_, source_);
+  values_.resize(static_cast<std::size_t>(x.nnz()));
+  raw_ = false;
+  reset();
+}
+
+CsrView SparseFeatures::view() const {
+  CsrView v = x_;
+  v.values = values_.data();
+  return v;
+}
+
+CsrView SparseFeatures::transposed_view() const {
+  return transposed_.view();
+}
+
+void SparseFeatures::reset() {
+  if (raw_) return;
+  std::copy(x_.values, x_.values + x_.nnz(), values_.begin());
+  sync_transposed();
+  raw_ = true;
+}
+
+void SparseFeatures::dropout(std::span<const GlobalId> row_ids, float p, std::uint64_t seed,
+                             std::int64_t epoch, std::int32_t layer) {
+  std::copy(x_.values, x_.values + x_.nnz(), values_.begin());
+  kernels::dropout_csr(x_, values_, row_ids, p, seed, epoch, layer);
+  sync_transposed();
+  raw_ = p == 0.0f;
+}
+
+void SparseFeatures::sync_transposed() {
+  const auto count = static_cast<std::int64_t>(source_.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t k = 0; k < count; ++k) transposed_.values[k] = values_[source_[k]];
+}
+
+void SparseFeatures::to_dense(MatrixView out) const {
+  STRATA_CHECK(out.rows == rows() && out.cols == cols(), "SparseFeatures::to_dense: out is ",
+               out.rows, "x", out.cols);
+  kernels::zero(out);
+  for (LocalId r = 0; r < x_.rows; ++r)
+    for (EdgeOffset k = x_.offsets[r]; k < x_.offsets[r + 1]; ++k)
+      out.at(r, x_.indices[k]) = values_[k];
+}
+
+}  // namespace strata

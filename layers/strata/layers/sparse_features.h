@@ -1,0 +1,44 @@
+// Sparse input features as the first GCN layer uses them: X (N x F, CSR) for X·W and
+// its transpose Xᵀ for dW = Xᵀ·dY, built once. Dropout rewrites the values of both
+// (same mask as the dense path) without touching the caller's matrix.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "strata/core/matrix.h"
+#include "strata/graph/csr.h"
+
+namespace strata {
+
+class SparseFeatures {
+ public:
+  // x (with values) must outlive this object: its offsets, indices and values are read
+  // in place; only the values are copied (they change under dropout).
+  explicit SparseFeatures(CsrView x);
+
+  std::int64_t rows() const { return x_.rows; }
+  std::int64_t cols() const { return x_.cols; }
+  // X and Xᵀ with the current values (raw, or dropped by the last dropout()).
+  CsrView view() const;
+  CsrView transposed_view() const;
+
+  // Back to the raw values.
+  void reset();
+  // Current values = kernels::dropout_csr(raw values); see kernels.h for the mask.
+  void dropout(std::span<const GlobalId> row_ids, float p, std::uint64_t seed, std::int64_t epoch,
+               std::int32_t layer);
+  // out (rows x cols) = X with the current values.
+  void to_dense(MatrixView out) const;
+
+ private:
+  void sync_transposed();
+
+  CsrView x_;                       // caller's pattern and raw values
+  std::vector<float> values_;       // current values of X
+  Csr transposed_;                  // Xᵀ pattern and current values
+  std::vector<EdgeOffset> source_;  // transposed_ entry k is X's entry source_[k]
+  bool raw_ = true;
+};
+
+}  // namespace strata
