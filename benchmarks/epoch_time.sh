@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Epoch time of a 2-layer GCN on coauthor_physics (if present) and a synthetic 1M-vertex
-# graph, and SpMM bandwidth against STREAM, all in one run. Usage: benchmarks/epoch_time.sh
+# graph, and the kernel benchmarks (SpMM bandwidth against STREAM, GEMM) on a 1M-vertex
+# R-MAT graph, all in one run. Usage: benchmarks/epoch_time.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 strata=build/bin/strata
@@ -16,4 +17,5 @@ fi
 t=$($strata train --dataset rmat --nodes 1000000 --avg-degree 20 --features 64 --classes 8 \
     --hidden 64 --epochs 5 | median_epoch)
 echo "R-MAT 1M vertices, avg degree 20, 64 features, 2-layer GCN hidden 64: median epoch ${t} s"
-build/bin/bench_spmm_bandwidth 1000000 20
+STRATA_BENCH_NODES=1000000 STRATA_BENCH_DEGREE=20 STRATA_DATASETS=$datasets \
+  build/bin/bench_kernels --benchmark_filter='spmm/rmat/|gemm/' --benchmark_format=csv

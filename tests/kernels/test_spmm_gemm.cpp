@@ -1,5 +1,9 @@
 // SpMM and GEMM against naive references at awkward sizes, with strided views.
+#include <omp.h>
+
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdlib>
 
 #include "strata/kernels/kernels.h"
 #include "test_util.h"
@@ -9,29 +13,71 @@ namespace {
 
 const std::int64_t kSizes[] = {0, 1, 31, 33, 257, 1001};
 
-TEST_CASE("spmm matches a naive reference", "[kernels][spmm]") {
-  for (const std::int64_t n : kSizes) {
-    for (const std::int64_t w : {std::int64_t{0}, std::int64_t{1}, std::int64_t{33}}) {
-      const auto rows = static_cast<LocalId>(n);
-      const auto cols = static_cast<LocalId>((n * 3) / 2 + 1);
-      const Csr a = test::random_csr(rows, cols, n > 100 ? 0.01f : 0.2f, 7 + static_cast<std::uint64_t>(n));
-      std::vector<float> xs, ys;
-      const MatrixView x = test::random_view(xs, cols, w, 3, 1);
-      const MatrixView y = test::random_view(ys, rows, w, 2, 2);
-      Matrix expected(rows, w);
-      for (LocalId r = 0; r < rows; ++r) {
-        for (std::int64_t c = 0; c < w; ++c) {
-          double sum = 0.5 * y.at(r, c);
-          for (EdgeOffset e = a.offsets[r]; e < a.offsets[r + 1]; ++e)
-            sum += double{a.values[e]} * x.at(a.indices[e], c);
-          expected.at(r, c) = static_cast<float>(sum);
-        }
-      }
-      kernels::spmm(a.view(), x, y, 0.5f);
-      for (LocalId r = 0; r < rows; ++r)
-        for (std::int64_t c = 0; c < w; ++c)
-          REQUIRE(y.at(r, c) == Approx(expected.at(r, c)).margin(1e-4));
+// Widths that reach every path of the CPU kernel (AVX2 tiles of 64 to 8 floats, SSE2
+// tiles of 32 to 4): the scalar tail alone (1, 3), single tiles (4, 8, 16, 32, 64),
+// tiles and tails (12, 17, 33, 257) and every tile size at once (127).
+const std::int64_t kWidths[] = {0, 1, 3, 4, 8, 12, 16, 17, 32, 33, 64, 127, 257};
+
+// y = a · x + beta · y in double precision, summed in CSR order.
+Matrix spmm_reference(const Csr& a, ConstMatrixView x, ConstMatrixView y, float beta) {
+  Matrix expected(a.rows, x.cols);
+  for (LocalId r = 0; r < a.rows; ++r) {
+    for (std::int64_t c = 0; c < x.cols; ++c) {
+      double sum = beta == 0.0f ? 0.0 : double{beta} * y.at(r, c);
+      for (EdgeOffset e = a.offsets[r]; e < a.offsets[r + 1]; ++e)
+        sum += (a.values.empty() ? 1.0 : double{a.values[e]}) * x.at(a.indices[e], c);
+      expected.at(r, c) = static_cast<float>(sum);
     }
+  }
+  return expected;
+}
+
+void check_spmm(const Csr& a, std::int64_t w, float beta) {
+  std::vector<float> xs, ys;
+  const MatrixView x = test::random_view(xs, a.cols, w, 3, 1);
+  const MatrixView y = test::random_view(ys, a.rows, w, 2, 2);
+  if (beta == 0.0f && w > 0)  // beta = 0 must never read y
+    for (LocalId r = 0; r < a.rows; ++r) y.at(r, w - 1) = std::nanf("");
+  const Matrix expected = spmm_reference(a, x, y, beta);
+  kernels::spmm(a.view(), x, y, beta);
+  for (LocalId r = 0; r < a.rows; ++r)
+    for (std::int64_t c = 0; c < w; ++c)
+      REQUIRE(y.at(r, c) == Approx(expected.at(r, c)).margin(1e-4));
+}
+
+TEST_CASE("spmm matches a naive reference", "[kernels][spmm]") {
+  const bool generic = GENERATE(false, true);  // the SSE2 code, where AVX2 would be chosen
+  if (generic) setenv("STRATA_SPMM_GENERIC", "1", 1);
+  for (const std::int64_t n : kSizes) {
+    const auto rows = static_cast<LocalId>(n);
+    const auto cols = static_cast<LocalId>((n * 3) / 2 + 1);
+    Csr a = test::random_csr(rows, cols, n > 100 ? 0.01f : 0.2f, 7 + static_cast<std::uint64_t>(n));
+    for (const std::int64_t w : kWidths) {
+      INFO("n " << n << " width " << w);
+      check_spmm(a, w, 0.5f);
+      check_spmm(a, w, 0.0f);
+    }
+    a.values.clear();  // unweighted: every entry is 1
+    for (const std::int64_t w : {std::int64_t{3}, std::int64_t{33}}) check_spmm(a, w, 1.0f);
+  }
+  unsetenv("STRATA_SPMM_GENERIC");
+}
+
+TEST_CASE("spmm is bitwise the same for any thread count", "[kernels][spmm]") {
+  const Csr a = test::random_csr(1001, 700, 0.02f, 5);
+  for (const std::int64_t w : {std::int64_t{17}, std::int64_t{127}}) {
+    std::vector<float> xs, ys;
+    const MatrixView x = test::random_view(xs, a.cols, w, 1, 3);
+    const MatrixView y = test::random_view(ys, a.rows, w, 0, 4);
+    Matrix first(a.rows, w);
+    const int saved = omp_get_max_threads();
+    for (const int threads : {1, 3}) {
+      omp_set_num_threads(threads);
+      kernels::spmm(a.view(), x, threads == 1 ? first.view() : y, 0.0f);
+    }
+    omp_set_num_threads(saved);
+    for (LocalId r = 0; r < a.rows; ++r)
+      for (std::int64_t c = 0; c < w; ++c) REQUIRE(y.at(r, c) == first.at(r, c));
   }
 }
 

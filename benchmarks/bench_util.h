@@ -1,0 +1,31 @@
+// Helpers for bench_kernels: vertex orderings, the SpMM kernel as it was before its
+// tiled rewrite (kept for side-by-side runs), and a STREAM triad.
+#pragma once
+#include <vector>
+
+#include "strata/core/matrix.h"
+#include "strata/graph/csr.h"
+
+namespace strata::bench {
+
+// An ordering lists old vertex ids in their new order: order[new_id] = old_id.
+using Order = std::vector<LocalId>;
+
+// Hubs first (degree descending, ties by id).
+Order degree_order(const Csr& a);
+// Reverse Cuthill-McKee: BFS from a least-degree vertex per component, neighbours taken
+// in degree order, then reversed. Keeps neighbours' ids close (small bandwidth).
+Order rcm_order(const Csr& a);
+// A seeded random permutation: destroys whatever locality the ids had.
+Order random_order(LocalId n, std::uint64_t seed);
+
+// P A P^T for a square a: rows and columns renumbered, columns sorted within each row.
+Csr permute(const Csr& a, const Order& order);
+
+// The row-parallel kernel with a read-modify-write of y per edge (schedule dynamic, 64).
+void spmm_baseline(CsrView a, ConstMatrixView x, MatrixView y, float beta);
+
+// Best-of-`repeats` STREAM triad a = b + 3 c over `n` floats per array, in GB/s.
+double stream_triad_gbs(std::size_t n, int repeats);
+
+}  // namespace strata::bench
