@@ -5,6 +5,7 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/cuthill_mckee_ordering.hpp>
 #include <climits>
+#include <mutex>
 #include <numeric>
 
 #include "strata/core/error.h"
@@ -60,9 +61,13 @@ std::vector<std::int32_t> metis_parts(const Csr& a, const PartitionOptions& opti
   opts[METIS_OPTION_SEED] = static_cast<idx_t>(options.seed & 0x7fffffffu);
   idx_t nvtxs = a.rows, ncon = 1, nparts = options.parts, objval = 0;
   std::vector<idx_t> part(a.rows);
-  const int status = METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), nullptr,
-                                         nullptr, nullptr, &nparts, nullptr, nullptr, opts,
-                                         &objval, part.data());
+  // METIS seeds and draws from one process-wide generator: concurrent calls (threads of
+  // an in-process run, or a library user's) would change each other's partitions.
+  static std::mutex metis_mutex;
+  const std::lock_guard lock(metis_mutex);
+  const int status =
+      METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr, nullptr,
+                          &nparts, nullptr, nullptr, opts, &objval, part.data());
   STRATA_REQUIRE(status == METIS_OK, "METIS_PartGraphKway failed with code ", status,
                  status == METIS_ERROR_MEMORY ? " (out of memory)" : " (input or internal error)",
                  " partitioning ", a.rows, " vertices into ", options.parts, " parts");
@@ -85,9 +90,9 @@ const char* partition_method_name(PartitionMethod method) {
 
 std::vector<LocalId> reverse_cuthill_mckee_order(const Csr& a) {
   using namespace boost;
-  using Graph = adjacency_list<vecS, vecS, undirectedS,
-                               property<vertex_color_t, default_color_type,
-                                        property<vertex_degree_t, int>>>;
+  using Graph =
+      adjacency_list<vecS, vecS, undirectedS,
+                     property<vertex_color_t, default_color_type, property<vertex_degree_t, int>>>;
   Graph g(static_cast<std::size_t>(a.rows));
   for (LocalId r = 0; r < a.rows; ++r)
     for (LocalId c : a.neighbors(r))
@@ -100,8 +105,7 @@ std::vector<LocalId> reverse_cuthill_mckee_order(const Csr& a) {
 std::vector<std::int32_t> ranges_of_order(std::span<const LocalId> order, int parts) {
   const auto n = static_cast<std::int64_t>(order.size());
   std::vector<std::int32_t> result(order.size());
-  for (std::int64_t i = 0; i < n; ++i)
-    result[order[i]] = static_cast<std::int32_t>(i * parts / n);
+  for (std::int64_t i = 0; i < n; ++i) result[order[i]] = static_cast<std::int32_t>(i * parts / n);
   return result;
 }
 
@@ -112,8 +116,10 @@ std::vector<std::int32_t> partition_graph(const Csr& adjacency, const PartitionO
                  "cannot split ", adjacency.rows, " vertices into ", options.parts, " parts");
   if (options.parts == 1) return std::vector<std::int32_t>(adjacency.rows, 0);
   switch (options.method) {
-    case PartitionMethod::kMetis: return metis_parts(adjacency, options);
-    case PartitionMethod::kRandom: return random_parts(adjacency.rows, options.parts, options.seed);
+    case PartitionMethod::kMetis:
+      return metis_parts(adjacency, options);
+    case PartitionMethod::kRandom:
+      return random_parts(adjacency.rows, options.parts, options.seed);
     case PartitionMethod::kRange: {
       std::vector<LocalId> identity(adjacency.rows);
       std::iota(identity.begin(), identity.end(), 0);

@@ -3,9 +3,10 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
+#include "invariants.h"
 #include "strata/partition/partitioner.h"
-#include "strata/partition/quality.h"
 
 using namespace strata;
 
@@ -21,15 +22,21 @@ std::vector<Edge> read_edges(const std::string& path) {
   gzclose(file);
   return edges;
 }
-}  // namespace
-
-TEST_CASE("coauthor_cs: METIS cuts far fewer edges than random") {
+// The real graph, or nothing (with a message) where the datasets are absent.
+std::optional<Csr> coauthor_cs() {
   const std::string path = std::string(STRATA_DEFAULT_DATASETS) + "/coauthor_cs/raw/edge.csv.gz";
   if (!std::filesystem::exists(path)) {
     WARN("skipping: " << path << " not found");
-    return;
+    return std::nullopt;
   }
-  const Csr a = build_csr(18333, read_edges(path), BuildOptions{});
+  return build_csr(18333, read_edges(path), BuildOptions{});
+}
+}  // namespace
+
+TEST_CASE("coauthor_cs: METIS cuts far fewer edges than random") {
+  const auto graph = coauthor_cs();
+  if (!graph) return;
+  const Csr& a = *graph;
   PartitionOptions options{PartitionMethod::kMetis, 4};
   const auto metis = measure_partition(a, partition_graph(a, options), 4);
   options.method = PartitionMethod::kRandom;
@@ -38,4 +45,12 @@ TEST_CASE("coauthor_cs: METIS cuts far fewer edges than random") {
                                          << ", METIS balance " << metis.vertex_balance);
   CHECK(metis.edge_cut * 3 <= random.edge_cut);
   CHECK(metis.vertex_balance <= 1.03 + 0.01);
+}
+
+TEST_CASE("coauthor_cs: local graph invariants hold for METIS and random parts") {
+  const auto graph = coauthor_cs();
+  if (!graph) return;
+  const Csr& a = *graph;
+  testing::check_partition_invariants(a, partition_graph(a, {PartitionMethod::kMetis, 4}), 4);
+  testing::check_partition_invariants(a, partition_graph(a, {PartitionMethod::kRandom, 3}), 3);
 }
