@@ -35,6 +35,62 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_option("--dropout", t.dropout, "dropout probability");
   cmd->add_option("--seed", t.seed, "seed for init, dropout and synthetic data");
   cmd->add_option("--metrics", a.metrics_path, "write JSON Lines metrics to FILE");
+  cmd->add_option("--mode", a.mode, "local | graph | pipeline (default graph; run under mpirun)");
+  cmd->add_option("--shards", a.shards, "graph: per-rank shards from `strata partition --shards`");
+  cmd->add_option("--imbalance", a.partition.imbalance, "graph: partition imbalance");
+  auto& p = a.pipeline;
+  cmd->add_option("--stages", a.stages, "pipeline: stages (= ranks)");
+  cmd->add_option("--chunks", p.chunks, "pipeline: vertex chunks per epoch (default 4)");
+  cmd->add_option("--chunking", p.chunking, "pipeline: metis | rcm | range");
+  cmd->add_option("--layer-split", p.layer_split, "pipeline: layers per stage, e.g. 4,4,4,4");
+  cmd->add_option("--stale-grad", p.stale_grad, "pipeline: drop | delay");
+  cmd->add_option("--warmup", p.warmup_epochs, "pipeline: exact (one-chunk) epochs first");
+  cmd->add_flag("--alternate-order", p.alternate_order, "pipeline: reverse chunks on odd epochs");
+}
+
+// Method names are parsed after CLI11 is done, so a bad name is a strata input error.
+struct PartitionNames {
+  std::string partitioner = "metis";  // train --mode graph without shards
+  std::string method = "metis";
+  std::string chunking = "metis";
+  std::string objective = "cut";
+};
+
+void add_partition_options(CLI::App* cmd, strata::cli::PartitionArgs& a, PartitionNames& n) {
+  add_dataset_options(cmd, a.data);
+  cmd->add_option("--parts", a.options.parts, "number of parts (default 4)");
+  cmd->add_option("--method", n.method, "metis | random | range | rcm");
+  cmd->add_option("--objective", n.objective, "METIS objective: cut | volume");
+  cmd->add_option("--imbalance", a.options.imbalance, "allowed vertex imbalance (default 0.03)");
+  cmd->add_option("--seed", a.options.seed, "partitioner seed");
+  cmd->add_option("--in", a.in, "read a gpmetis-format partition instead of partitioning");
+  cmd->add_option("--out", a.out, "write the partition in gpmetis format");
+  cmd->add_option("--shards", a.shards, "write one shard file per part into DIR");
+  cmd->add_option("--chunks", a.chunks, "also report K pipeline chunks of the whole graph");
+  cmd->add_option("--chunking", n.chunking, "chunking: metis | rcm | range");
+  cmd->add_flag("--json", a.json, "print the report as JSON");
+}
+
+void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
+  add_dataset_options(cmd, a.data);
+  cmd->add_option("--parts", a.parts, "ranks (default 4)");
+  cmd->add_option("--layers", a.layers, "layer counts, e.g. 2,8,16,32")->delimiter(',');
+  cmd->add_option("--hidden", a.hidden, "hidden width (default 256)");
+  cmd->add_option("--stages", a.stages, "pipeline stages (default min(parts, layers))");
+  cmd->add_option("--method", a.methods, "partitioners to compare, e.g. metis,random")
+      ->delimiter(',');
+  cmd->add_option("--imbalance", a.partition.imbalance, "allowed vertex imbalance");
+  cmd->add_flag("--json", a.json, "print exact byte counts as JSON");
+}
+
+void resolve_names(strata::cli::PartitionArgs& a, const PartitionNames& n) {
+  a.options.method = strata::parse_partition_method(n.method);
+  a.chunking = strata::parse_partition_method(n.chunking);
+  STRATA_REQUIRE(n.objective == "cut" || n.objective == "volume",
+                 "--objective must be cut or "
+                 "volume, got '",
+                 n.objective, "'");
+  a.options.metis_min_volume = n.objective == "volume";
 }
 
 int report(const std::exception& e, int status) {
@@ -52,11 +108,22 @@ int main(int argc, char** argv) {
   strata::cli::ConvertArgs convert;
   auto* train_cmd = app.add_subcommand("train", "train a GNN on a dataset");
   add_train_options(train_cmd, train);
+  PartitionNames train_names;
+  train_cmd->add_option("--partitioner", train_names.partitioner,
+                        "graph: metis | random | range | rcm (default metis)");
   auto* info_cmd = app.add_subcommand("info", "print dataset statistics");
   add_dataset_options(info_cmd, info);
   auto* convert_cmd = app.add_subcommand("convert", "write a dataset as a binary cache");
   add_dataset_options(convert_cmd, convert.data);
   convert_cmd->add_option("--out", convert.out, "output FILE.strata")->required();
+  strata::cli::PartitionArgs partition;
+  PartitionNames names;
+  auto* partition_cmd = app.add_subcommand("partition", "partition a graph and report its quality");
+  add_partition_options(partition_cmd, partition, names);
+  strata::cli::CommVolumeArgs volume;
+  auto* volume_cmd =
+      app.add_subcommand("comm-volume", "predict bytes per epoch of each parallel mode");
+  add_comm_volume_options(volume_cmd, volume);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -67,8 +134,16 @@ int main(int argc, char** argv) {
   }
   try {
     train.data.load.seed = train.train.seed;  // one seed drives data, init and dropout
-    if (*train_cmd) return strata::cli::run_train(train);
+    if (*train_cmd) {
+      train.partition.method = strata::parse_partition_method(train_names.partitioner);
+      return strata::cli::run_train(train);
+    }
     if (*info_cmd) return strata::cli::run_info(info);
+    if (*partition_cmd) {
+      resolve_names(partition, names);
+      return strata::cli::run_partition(partition);
+    }
+    if (*volume_cmd) return strata::cli::run_comm_volume(volume);
     return strata::cli::run_convert(convert);
   } catch (const strata::Error& e) {
     return report(e, e.kind() == strata::ErrorKind::kInput ? 2 : 1);

@@ -1,54 +1,89 @@
+// `strata train`: one process (--mode local), or one rank of an MPI job (graph, pipeline).
 #include <cstdio>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "metrics_output.h"
 
 namespace strata::cli {
 namespace {
 
-class MetricsWriter {
- public:
-  explicit MetricsWriter(const std::string& path) {
-    if (path.empty()) return;
-    out_.open(path);
-    STRATA_REQUIRE(out_.good(), "--metrics: cannot open '", path, "' for writing");
-  }
-  void write(const nlohmann::json& j) {
-    if (out_.is_open()) out_ << j.dump() << "\n" << std::flush;
-  }
+void print_dataset(const Dataset& data) {
+  std::printf("dataset %s: %d vertices, %lld edges, %lld features (%s, density %.4f), %d classes\n",
+              data.name.c_str(), data.adjacency.rows, static_cast<long long>(data.adjacency.nnz()),
+              static_cast<long long>(data.features.cols()),
+              data.features.is_sparse() ? "sparse" : "dense", data.features.density(),
+              data.num_classes);
+}
 
- private:
-  std::ofstream out_;
-};
+void validate_mode(const TrainArgs& args) {
+  STRATA_REQUIRE(args.mode == "local" || args.mode == "graph" || args.mode == "pipeline",
+                 "--mode must be local, graph or pipeline, got '", args.mode, "'");
+  STRATA_REQUIRE(args.shards.empty() || args.mode == "graph", "--shards is for --mode graph");
+  validate_train_config(args.train);
+}
 
-nlohmann::json epoch_json(const EpochMetrics& m) {
-  return {{"event", "epoch"},         {"epoch", m.epoch},     {"loss", m.loss},
-          {"train_acc", m.train_acc}, {"val_acc", m.val_acc}, {"test_acc", m.test_acc},
-          {"epoch_s", m.epoch_s}};
+int run_local(const TrainArgs& args) {
+  const Dataset data = load_dataset(args.data.dataset, args.data.load);
+  print_dataset(data);
+  MetricsOutput out(args.metrics_path, true);
+  out.finish(train_one_process(data, args.train, [&](const EpochMetrics& m) { out.epoch(m); }));
+  return 0;
+}
+
+// Without shard files, rank 0 loads and partitions the whole dataset and sends the shards.
+Shard graph_shard(Communicator& comm, const TrainArgs& args) {
+  Shard shard;
+  if (!args.shards.empty()) {
+    run_agreed(comm, [&] { shard = read_shard(args.shards, comm.rank(), comm.size()); });
+    return shard;
+  }
+  std::vector<std::vector<std::byte>> prepared;
+  run_agreed(comm, [&] {
+    if (comm.rank() != 0) return;
+    const Dataset data = load_dataset(args.data.dataset, args.data.load);
+    print_dataset(data);
+    prepared = prepare_shards(data, args.partition, comm.size());
+  });
+  return exchange_shards(comm, std::move(prepared));
+}
+
+TrainResult train_distributed(Communicator& comm, const TrainArgs& args, MetricsOutput& out) {
+  const auto on_epoch = [&](const EpochMetrics& m) { out.epoch(m); };
+  if (args.mode == "graph") {
+    const Shard shard = graph_shard(comm, args);
+    return train_graph_parallel(comm, shard, args.train, on_epoch);
+  }
+  Dataset data;
+  run_agreed(comm, [&] {
+    data = load_dataset(args.data.dataset, args.data.load);
+    STRATA_REQUIRE(args.stages == 0 || args.stages == comm.size(), "--stages ", args.stages,
+                   " but the job has ", comm.size(), " ranks (one stage per rank)");
+    validate_pipeline_options(args.pipeline, comm.size(), args.train.layers);
+  });
+  if (comm.rank() == 0) print_dataset(data);
+  return train_pipeline(comm, data, args.train, args.pipeline, on_epoch);
 }
 
 }  // namespace
 
 int run_train(const TrainArgs& args) {
-  const Dataset data = load_dataset(args.data.dataset, args.data.load);
-  std::printf("dataset %s: %d vertices, %lld edges, %lld features, %d classes\n", data.name.c_str(),
-              data.adjacency.rows, static_cast<long long>(data.adjacency.nnz()),
-              static_cast<long long>(data.features.cols()), data.num_classes);
-  MetricsWriter metrics(args.metrics_path);
-  auto on_epoch = [&](const EpochMetrics& m) {
-    std::printf("epoch %4lld  loss %.4f  train %.4f  val %.4f  %.3f s\n",
-                static_cast<long long>(m.epoch), m.loss, m.train_acc, m.val_acc, m.epoch_s);
-    std::fflush(stdout);
-    metrics.write(epoch_json(m));
-  };
-  const TrainResult result = train_one_process(data, args.train, on_epoch);
-  std::printf("final: test accuracy %.4f at best validation epoch %lld (val %.4f)\n",
-              result.test_acc, static_cast<long long>(result.best_epoch), result.best_val_acc);
-  metrics.write({{"event", "final"},
-                 {"test_acc", result.test_acc},
-                 {"best_val_acc", result.best_val_acc},
-                 {"best_epoch", result.best_epoch}});
+  validate_mode(args);
+  if (args.mode == "local") return run_local(args);
+  MpiSession session(nullptr, nullptr);
+  MpiCommunicator comm;
+  MetricsOutput out(comm.rank() == 0 ? args.metrics_path : std::string(), comm.rank() == 0);
+  TrainResult result;
+  try {
+    result = train_distributed(comm, args, out);
+  } catch (const AgreedError& e) {
+    // Setup errors are agreed on: every rank has this one, rank 0 reports it, all exit
+    // alike. Anything else ends the whole job from the rank that saw it.
+    if (comm.rank() == 0) std::fprintf(stderr, "strata: error: %s\n", e.what());
+    return e.kind() == ErrorKind::kInput ? 2 : 1;
+  } catch (const std::exception& e) {
+    comm.abort(e.what());
+  }
+  out.finish(result);
   return 0;
 }
 

@@ -1,5 +1,19 @@
-// Strata's public surface: load a dataset, configure training, train, read the result.
+// Strata's public surface: load a dataset, partition it, predict communication, train.
 #pragma once
+#include "strata/comm/mpi_communicator.h"
+#include "strata/comm/mpi_session.h"
+#include "strata/core/timer.h"
 #include "strata/datasets/dataset.h"
+#include "strata/partition/chunks.h"
+#include "strata/partition/partition_file.h"
+#include "strata/partition/partitioner.h"
+#include "strata/partition/quality.h"
+#include "strata/pipeline/agreed.h"
+#include "strata/pipeline/comm_model.h"
+#include "strata/pipeline/graph_trainer.h"
 #include "strata/pipeline/local_trainer.h"
+#include "strata/pipeline/pipeline_trainer.h"
+#include "strata/pipeline/shard.h"
+#include "strata/pipeline/shard_scatter.h"
 #include "strata/pipeline/train_config.h"
+#include "strata/pipeline/training_common.h"

@@ -5,23 +5,7 @@ set -uo pipefail
 strata=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-expect_error() {  # expect_error NAME PATTERN ARGS...
-  local name=$1 pattern=$2
-  shift 2
-  local err status
-  err=$("$strata" "$@" 2>&1 >/dev/null)
-  status=$?
-  local lines
-  lines=$(printf '%s\n' "$err" | grep -c .)
-  if [[ $status -ne 2 || $lines -ne 1 || "$err" != *"$pattern"* ]]; then
-    echo "FAIL $name: status $status, $lines lines: $err"
-    failures=$((failures + 1))
-  else
-    echo "ok   $name: $err"
-  fi
-}
+source "$(dirname "$0")/expect.sh"
 
 make_ogb() {  # a valid 3-vertex dataset in $tmp/$1
   local d=$tmp/$1

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,16 @@ struct TrainConfig {
   std::uint64_t seed = 0;
 };
 
+// Mode `pipeline` (and the pipeline side of `hybrid`).
+struct PipelineOptions {
+  int chunks = 4;
+  std::string chunking = "metis";   // metis | rcm | range
+  std::string layer_split;          // "4,4,4,4": layers per stage; empty: balanced by cost
+  std::string stale_grad = "drop";  // drop | delay: gradients along edges read from history
+  int warmup_epochs = 0;            // exact epochs (one chunk) before chunking starts
+  bool alternate_order = false;     // run the chunks in reverse order on odd epochs
+};
+
 struct EpochMetrics {
   std::int64_t epoch = 0;
   double loss = 0;
@@ -25,6 +36,15 @@ struct EpochMetrics {
   double val_acc = 0;
   double test_acc = 0;
   double epoch_s = 0;  // wall time of the training step (forward, backward, update)
+  // Distributed modes: the largest over ranks of the training step's compute time and
+  // of its time waiting in communication; bytes per category summed over ranks.
+  double compute_s = 0;
+  double comm_s = 0;
+  std::map<std::string, std::int64_t> comm_bytes;
+  // Pipeline mode: per stage, compute and idle (waiting for neighbours) time of the
+  // training step, and the fraction of Â's entries read from history this epoch.
+  std::vector<double> stage_compute_s, stage_idle_s;
+  double history_fraction = 0;
 };
 
 struct TrainResult {
@@ -32,6 +52,7 @@ struct TrainResult {
   double test_acc = 0;  // at the best validation epoch
   double best_val_acc = 0;
   std::int64_t best_epoch = -1;
+  std::map<std::string, std::int64_t> comm_bytes;  // all epochs, summed over ranks
 };
 
 using EpochCallback = std::function<void(const EpochMetrics&)>;

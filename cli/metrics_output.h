@@ -1,0 +1,23 @@
+// The progress line per epoch, the final line, and the --metrics JSON Lines file.
+#pragma once
+#include <fstream>
+#include <string>
+
+#include "strata/strata.h"
+
+namespace strata::cli {
+
+class MetricsOutput {
+ public:
+  // print: whether this process writes to stdout (rank 0 only in a job).
+  MetricsOutput(const std::string& path, bool print);
+  void epoch(const EpochMetrics& m);
+  void finish(const TrainResult& result);
+
+ private:
+  void write(const std::string& line);
+  std::ofstream file_;
+  bool print_;
+};
+
+}  // namespace strata::cli

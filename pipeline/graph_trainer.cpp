@@ -1,0 +1,124 @@
+#include "strata/pipeline/graph_trainer.h"
+
+#include <algorithm>
+
+#include "strata/core/timer.h"
+#include "strata/kernels/kernels.h"
+#include "strata/layers/optimizer.h"
+#include "strata/pipeline/halo_aggregator.h"
+#include "strata/pipeline/rank_metrics.h"
+#include "strata/pipeline/training_common.h"
+
+namespace strata {
+namespace {
+
+// One flat all-reduce of every gradient: fewer, larger messages than one per tensor.
+class GradientReducer {
+ public:
+  explicit GradientReducer(ParameterList parameters) : parameters_(std::move(parameters)) {
+    std::size_t n = 0;
+    for (const Parameter& p : parameters_) n += p.grad.size();
+    flat_.resize(n);
+  }
+  void all_reduce(Communicator& comm) {
+    if (comm.size() == 1) return;
+    float* out = flat_.data();
+    for (const Parameter& p : parameters_) out = std::copy(p.grad.begin(), p.grad.end(), out);
+    comm.all_reduce_sum(std::as_writable_bytes(std::span(flat_)), DType::kFloat32,
+                        CommCategory::kAllReduce);
+    const float* in = flat_.data();
+    for (const Parameter& p : parameters_) {
+      std::copy(in, in + p.grad.size(), p.grad.begin());
+      in += p.grad.size();
+    }
+  }
+
+ private:
+  ParameterList parameters_;
+  std::vector<float> flat_;
+};
+
+class GraphTrainer {
+ public:
+  GraphTrainer(Communicator& comm, const Shard& shard, const TrainConfig& config)
+      : comm_(comm),
+        shard_(shard),
+        aggregator_(shard.graph, comm),
+        model_(gcn_config_for(shard.features.cols(), shard.num_classes, config)),
+        input_(shard.features),
+        reducer_(model_.parameters()),
+        optimizer_(model_.parameters(), adam_config_for(config)),
+        ids_(shard.graph.local_to_global.begin(),
+             shard.graph.local_to_global.begin() + shard.graph.owned),
+        grad_(shard.graph.owned, shard.num_classes) {
+    std::int64_t train = count_mask(shard.train_mask);
+    comm_.all_reduce_sum(std::as_writable_bytes(std::span(&train, 1)), DType::kInt64,
+                         CommCategory::kControl);
+    STRATA_REQUIRE(train > 0, "dataset '", shard.name, "' has no training vertices");
+    train_count_ = static_cast<double>(train);
+  }
+
+  EpochMetrics epoch(std::int64_t epoch) {
+    const ByteCounters before = comm_.counters();
+    Timer timer;
+    const double loss = train_step(epoch);
+    const double step_s = timer.seconds();
+    const double wait_s = comm_.counters().total_wait_seconds() - before.total_wait_seconds();
+    std::array<double, 4> sums{loss, 0, 0, 0};
+    evaluate(epoch, sums);
+    return reduce_epoch_metrics(comm_, epoch, sums, counts(), step_s, wait_s, before);
+  }
+
+ private:
+  std::array<double, 3> counts() const {
+    return {static_cast<double>(count_mask(shard_.train_mask)),
+            static_cast<double>(count_mask(shard_.val_mask)),
+            static_cast<double>(count_mask(shard_.test_mask))};
+  }
+
+  double train_step(std::int64_t epoch) {
+    model_.zero_grad();
+    const Matrix& logits = input_.forward(model_, aggregator_, ids_, true, epoch);
+    const double loss = kernels::masked_log_softmax_nll(
+        logits.view(), shard_.labels, shard_.train_mask, train_count_, grad_.view());
+    model_.backward(aggregator_, grad_.view());
+    reducer_.all_reduce(comm_);
+    optimizer_.step();
+    return loss;
+  }
+
+  void evaluate(std::int64_t epoch, std::array<double, 4>& sums) {
+    aggregator_.set_evaluation(true);
+    const Matrix& logits = input_.forward(model_, aggregator_, ids_, false, epoch);
+    aggregator_.set_evaluation(false);
+    int i = 1;
+    for (const auto* mask : {&shard_.train_mask, &shard_.val_mask, &shard_.test_mask})
+      sums[i++] = static_cast<double>(kernels::argmax_correct(logits.view(), shard_.labels, *mask));
+  }
+
+  Communicator& comm_;
+  const Shard& shard_;
+  HaloAggregator aggregator_;
+  GcnModel model_;
+  FeatureInput input_;
+  GradientReducer reducer_;
+  Adam optimizer_;
+  std::vector<GlobalId> ids_;
+  Matrix grad_;
+  double train_count_ = 0;
+};
+
+}  // namespace
+
+TrainResult train_graph_parallel(Communicator& comm, const Shard& shard, const TrainConfig& config,
+                                 const EpochCallback& on_epoch) {
+  validate_train_config(config);
+  STRATA_REQUIRE(shard.parts == comm.size() && shard.graph.part == comm.rank(), "rank ",
+                 comm.rank(), " of ", comm.size(), " was given part ", shard.graph.part, " of ",
+                 shard.parts);
+  GraphTrainer trainer(comm, shard, config);
+  return run_epochs(
+      config.epochs, [&](int epoch) { return trainer.epoch(epoch); }, on_epoch);
+}
+
+}  // namespace strata

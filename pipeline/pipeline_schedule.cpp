@@ -1,0 +1,165 @@
+#include "strata/pipeline/pipeline_schedule.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "strata/core/timer.h"
+#include "strata/kernels/kernels.h"
+#include "strata/pipeline/rank_metrics.h"
+#include "strata/pipeline/training_common.h"
+
+namespace strata {
+namespace {
+
+
+std::span<const std::byte> bytes(ConstMatrixView m) {
+  STRATA_CHECK(m.stride == m.cols, "stage transfer of a strided block");
+  return {reinterpret_cast<const std::byte*>(m.data),
+          static_cast<std::size_t>(m.rows * m.cols) * 4};
+}
+std::span<std::byte> bytes(MatrixView m) {
+  STRATA_CHECK(m.stride == m.cols, "stage transfer of a strided block");
+  return {reinterpret_cast<std::byte*>(m.data), static_cast<std::size_t>(m.rows * m.cols) * 4};
+}
+
+template <typename T>
+std::span<const T> block_of(const std::vector<T>& v, const ChunkBlock& b) {
+  return std::span(v).subspan(b.begin, b.end - b.begin);
+}
+
+}  // namespace
+
+PipelineSchedule::PipelineSchedule(Communicator& comm, const Dataset& data,
+                                   const TrainConfig& config, const PipelineOptions& options,
+                                   const StageBounds& bounds, ChunkLayout layout)
+    : comm_(comm),
+      rank_(comm.rank()),
+      ranks_(comm.size()),
+      config_(config),
+      options_(options),
+      layout_(std::move(layout)),
+      whole_(single_chunk_layout(layout_)),
+      features_(rank_ == 0 ? data.features.select_rows(layout_.order) : FeatureMatrix()),
+      labels_(select_values(data.labels, layout_.order)),
+      train_mask_(select_values(data.train_mask, layout_.order)),
+      val_mask_(select_values(data.val_mask, layout_.order)),
+      test_mask_(select_values(data.test_mask, layout_.order)),
+      stage_(gcn_config_for(data.features.cols(), data.num_classes, config), bounds[rank_],
+             bounds[rank_ + 1], layout_, rank_ == 0 ? &features_ : nullptr,
+             options.stale_grad == "delay" ? StaleGrad::kDelay : StaleGrad::kDrop),
+      optimizer_(stage_.parameters(), adam_config_for(config)),
+      train_count_(static_cast<double>(count_mask(train_mask_))) {
+  STRATA_REQUIRE(train_count_ > 0, "dataset '", data.name, "' has no training vertices");
+}
+
+std::vector<int> PipelineSchedule::chunk_order(std::int64_t epoch,
+                                               const ChunkLayout& layout) const {
+  std::vector<int> order(static_cast<std::size_t>(layout.chunks()));
+  std::iota(order.begin(), order.end(), 0);
+  if (options_.alternate_order && epoch % 2 == 1) std::reverse(order.begin(), order.end());
+  return order;
+}
+
+double PipelineSchedule::chunk_loss(const ChunkBlock& b) {
+  return kernels::masked_log_softmax_nll(stage_.output_rows(b), block_of(labels_, b),
+                                         block_of(train_mask_, b), train_count_,
+                                         stage_.output_grad_rows(b));
+}
+
+// Tags: forward chunk c is c, backward K + c, evaluation 2K (K = chunks of layout_).
+double PipelineSchedule::forward_pass(const ChunkLayout& layout, const std::vector<int>& order,
+                                      bool training) {
+  const int base = training ? 0 : 2 * layout_.chunks();
+  const CommCategory category = training ? CommCategory::kStageForward : CommCategory::kEval;
+  std::vector<Request> receives, sends;
+  if (rank_ > 0)
+    for (int c : order)
+      receives.push_back(
+          comm_.irecv(rank_ - 1, base + c, bytes(stage_.input_rows(layout.blocks[c])), category));
+  double loss = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const ChunkBlock& b = layout.blocks[order[i]];
+    if (rank_ > 0) comm_.wait(receives[i]);
+    stage_.forward(b);
+    if (!last_stage())
+      sends.push_back(
+          comm_.isend(rank_ + 1, base + order[i], bytes(stage_.output_rows(b)), category));
+    else if (training)
+      loss += chunk_loss(b);
+  }
+  comm_.wait_all(sends);
+  return loss;
+}
+
+void PipelineSchedule::backward_pass(const ChunkLayout& layout, const std::vector<int>& order) {
+  const int base = layout_.chunks();
+  std::vector<Request> receives, sends;
+  if (!last_stage())
+    for (auto it = order.rbegin(); it != order.rend(); ++it)
+      receives.push_back(comm_.irecv(rank_ + 1, base + *it,
+                                     bytes(stage_.output_grad_rows(layout.blocks[*it])),
+                                     CommCategory::kStageBackward));
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const int c = order[order.size() - 1 - i];
+    const ChunkBlock& b = layout.blocks[c];
+    if (!last_stage()) comm_.wait(receives[i]);
+    stage_.backward(b);
+    if (rank_ > 0)
+      sends.push_back(comm_.isend(rank_ - 1, base + c, bytes(stage_.input_grad_rows(b)),
+                                  CommCategory::kStageBackward));
+  }
+  stage_.end_backward();
+  comm_.wait_all(sends);
+}
+
+std::array<double, 4> PipelineSchedule::evaluate(std::int64_t epoch) {
+  stage_.begin_epoch(epoch, false);
+  forward_pass(whole_, {0}, false);
+  std::array<double, 4> sums{0, 0, 0, 0};
+  if (!last_stage()) return sums;
+  const ConstMatrixView logits = stage_.output_rows(whole_.blocks[0]);
+  int i = 1;
+  for (const auto* mask : {&train_mask_, &val_mask_, &test_mask_})
+    sums[i++] = static_cast<double>(kernels::argmax_correct(logits, labels_, *mask));
+  return sums;
+}
+
+EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
+  const bool exact = epoch < options_.warmup_epochs || layout_.chunks() == 1;
+  const ChunkLayout& layout = exact ? whole_ : layout_;
+  const std::vector<int> order = chunk_order(epoch, layout);
+  const ByteCounters before = comm_.counters();
+  Timer timer;
+  stage_.zero_grad();
+  stage_.begin_epoch(epoch, true);
+  const double loss = forward_pass(layout, order, true);
+  backward_pass(layout, order);
+  optimizer_.step();
+  const double step_s = timer.seconds();
+  const double idle_s = comm_.counters().total_wait_seconds() - before.total_wait_seconds();
+  std::array<double, 4> sums = evaluate(epoch);
+  sums[0] = loss;
+  const std::array<double, 3> counts =
+      last_stage() ? std::array<double, 3>{train_count_, static_cast<double>(count_mask(val_mask_)),
+                                           static_cast<double>(count_mask(test_mask_))}
+                   : std::array<double, 3>{0, 0, 0};
+  EpochMetrics m = reduce_epoch_metrics(comm_, epoch, sums, counts, step_s, idle_s, before);
+  add_stage_times(m, std::max(0.0, step_s - idle_s), idle_s);
+  m.history_fraction =
+      exact ? 0.0
+            : (order.front() == 0 ? layout_.later_entry_fraction : layout_.earlier_entry_fraction);
+  return m;
+}
+
+void PipelineSchedule::add_stage_times(EpochMetrics& m, double compute_s, double idle_s) {
+  const std::array<double, 2> mine{compute_s, idle_s};
+  std::vector<double> all(2 * static_cast<std::size_t>(ranks_));
+  comm_.all_gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)),
+                   CommCategory::kControl);
+  for (int s = 0; s < ranks_; ++s) {
+    m.stage_compute_s.push_back(all[2 * s]);
+    m.stage_idle_s.push_back(all[2 * s + 1]);
+  }
+}
+
+}  // namespace strata

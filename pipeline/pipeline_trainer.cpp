@@ -1,0 +1,57 @@
+#include "strata/pipeline/pipeline_trainer.h"
+
+#include <numeric>
+
+#include "strata/core/timer.h"
+#include "strata/kernels/kernels.h"
+#include "strata/partition/chunks.h"
+#include "strata/pipeline/comm_model.h"
+#include "strata/pipeline/pipeline_schedule.h"
+#include "strata/pipeline/rank_metrics.h"
+#include "strata/pipeline/training_common.h"
+
+namespace strata {
+namespace {}  // namespace
+
+void validate_pipeline_options(const PipelineOptions& o, int stages, int layers) {
+  STRATA_REQUIRE(o.chunks >= 1, "--chunks must be at least 1, got ", o.chunks);
+  STRATA_REQUIRE(o.stale_grad == "drop" || o.stale_grad == "delay",
+                 "--stale-grad must be drop or delay, got '", o.stale_grad, "'");
+  STRATA_REQUIRE(o.warmup_epochs >= 0, "--warmup must not be negative, got ", o.warmup_epochs);
+  STRATA_REQUIRE(stages <= layers, "pipeline mode with ", stages, " stages needs at least ", stages,
+                 " layers, the model has ", layers);
+  parse_partition_method(o.chunking);
+}
+
+namespace {
+
+StageBounds stage_bounds(const Dataset& d, const TrainConfig& c, const PipelineOptions& o,
+                         int stages) {
+  if (!o.layer_split.empty()) {
+    StageBounds b = parse_layer_split(o.layer_split, c.layers);
+    STRATA_REQUIRE(static_cast<int>(b.size()) == stages + 1, "--layer-split names ", b.size() - 1,
+                   " stages, the job has ", stages, " ranks");
+    return b;
+  }
+  const std::int64_t n = d.adjacency.rows;
+  const ModelShape shape = gcn_shape(static_cast<int>(d.features.cols()), c.hidden, d.num_classes,
+                                     c.layers, true, n, d.adjacency.nnz() + n);
+  return split_layers_by_cost(shape.costs, stages);
+}
+
+}  // namespace
+
+TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                           const PipelineOptions& options, const EpochCallback& on_epoch) {
+  validate_train_config(config);
+  validate_pipeline_options(options, comm.size(), config.layers);
+  const StageBounds bounds = stage_bounds(data, config, options, comm.size());
+  const auto chunk_of = make_chunks(data.adjacency, options.chunks,
+                                    parse_partition_method(options.chunking), config.seed);
+  PipelineSchedule schedule(comm, data, config, options, bounds,
+                            make_chunk_layout(data.adjacency, chunk_of, options.chunks));
+  return run_epochs(
+      config.epochs, [&](int epoch) { return schedule.epoch(epoch); }, on_epoch);
+}
+
+}  // namespace strata

@@ -1,0 +1,46 @@
+// The per-epoch schedule of the pipeline mode on one rank: forward of the chunks through
+// the stages (stage s runs chunk c once stage s-1 has sent it, so stage s works on chunk
+// c while s-1 works on c+1), backward in reverse chunk order, one optimizer step per
+// stage, then an exact evaluation pass (one chunk) that also refreshes the history.
+#pragma once
+#include <array>
+#include <vector>
+
+#include "strata/comm/communicator.h"
+#include "strata/datasets/dataset.h"
+#include "strata/layers/optimizer.h"
+#include "strata/pipeline/pipeline_stage.h"
+#include "strata/pipeline/stage_split.h"
+#include "strata/pipeline/train_config.h"
+
+namespace strata {
+
+class PipelineSchedule {
+ public:
+  PipelineSchedule(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                   const PipelineOptions& options, const StageBounds& bounds, ChunkLayout layout);
+  EpochMetrics epoch(std::int64_t epoch);
+
+ private:
+  bool last_stage() const { return rank_ + 1 == ranks_; }
+  std::vector<int> chunk_order(std::int64_t epoch, const ChunkLayout& layout) const;
+  double forward_pass(const ChunkLayout& layout, const std::vector<int>& order, bool training);
+  void backward_pass(const ChunkLayout& layout, const std::vector<int>& order);
+  std::array<double, 4> evaluate(std::int64_t epoch);
+  double chunk_loss(const ChunkBlock& b);
+  void add_stage_times(EpochMetrics& m, double compute_s, double idle_s);
+
+  Communicator& comm_;
+  int rank_, ranks_;
+  TrainConfig config_;
+  PipelineOptions options_;
+  ChunkLayout layout_, whole_;
+  FeatureMatrix features_;  // chunk order; stage 0 only
+  std::vector<std::int32_t> labels_;
+  std::vector<std::uint8_t> train_mask_, val_mask_, test_mask_;  // chunk order
+  PipelineStage stage_;
+  Adam optimizer_;
+  double train_count_ = 0;
+};
+
+}  // namespace strata

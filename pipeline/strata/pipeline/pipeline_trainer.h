@@ -1,0 +1,21 @@
+// Layer-level pipeline training (mode `pipeline`, after GNNPipe): rank s runs stage s, a
+// run of consecutive layers over the whole graph. Chunks of vertices flow through the
+// stages; a chunk's neighbours in chunks not yet computed this epoch are read from the
+// last pass (historical embeddings). With one chunk the mode is exact.
+#pragma once
+#include "strata/comm/communicator.h"
+#include "strata/datasets/dataset.h"
+#include "strata/pipeline/train_config.h"
+
+namespace strata {
+
+// Input errors for options that cannot work with `stages` ranks and `layers` layers.
+void validate_pipeline_options(const PipelineOptions& options, int stages, int layers);
+
+// Collective over comm (one stage per rank). Every rank passes the same dataset (only
+// stage 0 reads the features, only the last stage the labels). Every rank gets the same
+// result; on_epoch runs on every rank with metrics already reduced.
+TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                           const PipelineOptions& options, const EpochCallback& on_epoch);
+
+}  // namespace strata

@@ -1,0 +1,63 @@
+#include "strata/pipeline/training_common.h"
+
+#include <numeric>
+
+#include "strata/core/error.h"
+
+namespace strata {
+
+void validate_train_config(const TrainConfig& c) {
+  STRATA_REQUIRE(c.model == "gcn", "--model: unknown model '", c.model, "' (available: gcn)");
+  STRATA_REQUIRE(c.layers >= 1, "--layers must be at least 1, got ", c.layers);
+  STRATA_REQUIRE(c.hidden >= 1, "--hidden must be at least 1, got ", c.hidden);
+  STRATA_REQUIRE(c.epochs >= 0, "--epochs must not be negative, got ", c.epochs);
+  STRATA_REQUIRE(c.dropout >= 0.0f && c.dropout < 1.0f, "--dropout must be in [0, 1), got ",
+                 c.dropout);
+  STRATA_REQUIRE(c.lr > 0.0f, "--lr must be positive, got ", c.lr);
+  STRATA_REQUIRE(c.weight_decay >= 0.0f, "--weight-decay must not be negative, got ",
+                 c.weight_decay);
+}
+
+GcnConfig gcn_config_for(std::int64_t in_features, std::int32_t classes, const TrainConfig& c) {
+  GcnConfig m;
+  m.in_features = static_cast<int>(in_features);
+  m.hidden = c.hidden;
+  m.classes = classes;
+  m.num_layers = c.layers;
+  m.dropout = c.dropout;
+  m.seed = c.seed;
+  return m;
+}
+
+AdamConfig adam_config_for(const TrainConfig& c) {
+  AdamConfig a;
+  a.lr = c.lr;
+  a.weight_decay = c.weight_decay;
+  return a;
+}
+
+std::int64_t count_mask(std::span<const std::uint8_t> mask) {
+  return std::accumulate(mask.begin(), mask.end(), std::int64_t{0});
+}
+
+void record_epoch(TrainResult& result, const EpochMetrics& m) {
+  if (result.best_epoch < 0 || m.val_acc > result.best_val_acc) {
+    result.best_val_acc = m.val_acc;
+    result.best_epoch = m.epoch;
+    result.test_acc = m.test_acc;
+  }
+  result.epochs.push_back(m);
+}
+
+FeatureInput::FeatureInput(const FeatureMatrix& features) : features_(features) {
+  if (features.is_sparse()) sparse_.emplace(features.sparse().view());
+}
+
+const Matrix& FeatureInput::forward(GcnModel& model, Aggregator& aggregator,
+                                    std::span<const GlobalId> ids, bool training,
+                                    std::int64_t epoch) {
+  if (sparse_) return model.forward(aggregator, *sparse_, ids, training, epoch);
+  return model.forward(aggregator, features_.dense().view(), ids, training, epoch);
+}
+
+}  // namespace strata

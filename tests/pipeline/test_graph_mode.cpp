@@ -1,0 +1,53 @@
+#include "graph_mode_checks.h"
+#include "strata/comm/in_process_communicator.h"
+
+using namespace strata;
+
+TEST_CASE("graph mode on 1, 2, 3 and 4 threads trains exactly like one process") {
+  for (bool sparse : {false, true})
+    for (int layers : {2, 3}) {
+      const Dataset d = testing::graph_mode_dataset(sparse);
+      const TrainConfig config = testing::graph_mode_config(layers);
+      const TrainResult reference = train_one_process(d, config, nullptr);
+      for (int p : {1, 2, 3, 4}) {
+        INFO((sparse ? "sparse" : "dense") << " features, " << layers << " layers");
+        const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, p});
+        std::vector<TrainResult> results(static_cast<std::size_t>(p));
+        run_in_process(p, [&](Communicator& comm) {
+          results[comm.rank()] = testing::train_rank(comm, d, parts, config);
+        });
+        const CommVolume v = testing::predicted_volume(d, parts, p, config);
+        for (const TrainResult& got : results)
+          testing::check_matches_reference(got, reference, v, p);
+      }
+    }
+}
+
+TEST_CASE("on-the-fly scatter gives each rank the shard it would read from a file") {
+  const Dataset d = testing::graph_mode_dataset(true);
+  const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, 3});
+  std::vector<Shard> got(3);
+  run_in_process(3, [&](Communicator& comm) {
+    got[comm.rank()] =
+        scatter_shards(comm, comm.rank() == 0 ? &d : nullptr, {PartitionMethod::kMetis, 3});
+  });
+  for (int p = 0; p < 3; ++p) {
+    const Shard expected = make_shard(d, parts, 3, p);
+    CHECK(got[p].graph.local_to_global == expected.graph.local_to_global);
+    CHECK(got[p].graph.plan.send == expected.graph.plan.send);
+    CHECK(got[p].features == expected.features);
+  }
+}
+
+TEST_CASE("a rank that fails makes every rank fail, naming it, instead of hanging") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, 3});
+  TrainConfig config = testing::graph_mode_config(2);
+  CHECK_THROWS_WITH(run_in_process(3,
+                                   [&](Communicator& comm) {
+                                     Shard shard = make_shard(d, parts, 3, comm.rank());
+                                     if (comm.rank() == 2) shard.graph.part = 0;  // wrong shard
+                                     train_graph_parallel(comm, shard, config, nullptr);
+                                   }),
+                    Catch::Contains("rank 2"));
+}

@@ -1,0 +1,32 @@
+// Graph mode under real MPI; ctest runs this with mpirun -np 1, 2 and 4. An exception on
+// one rank calls MPI_Abort, so no rank waits forever in a collective.
+#define CATCH_CONFIG_RUNNER
+#include "graph_mode_checks.h"
+#include "strata/comm/mpi_communicator.h"
+#include "strata/comm/mpi_session.h"
+
+using namespace strata;
+
+TEST_CASE("mpi graph mode trains exactly like one process, bytes as predicted") {
+  MpiCommunicator comm;
+  try {
+    for (bool sparse : {false, true})
+      for (int layers : {2, 3}) {
+        INFO((sparse ? "sparse" : "dense") << " features, " << layers << " layers");
+        const Dataset d = testing::graph_mode_dataset(sparse);
+        const TrainConfig config = testing::graph_mode_config(layers);
+        const TrainResult reference = train_one_process(d, config, nullptr);
+        const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, comm.size()});
+        const TrainResult got = testing::train_rank(comm, d, parts, config);
+        testing::check_matches_reference(
+            got, reference, testing::predicted_volume(d, parts, comm.size(), config), comm.size());
+      }
+  } catch (const std::exception& e) {
+    comm.abort(e.what());
+  }
+}
+
+int main(int argc, char** argv) {
+  MpiSession session(&argc, &argv);
+  return Catch::Session().run(argc, argv);
+}
