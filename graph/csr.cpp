@@ -61,8 +61,7 @@ Csr build_csr(GlobalId n, std::span<const Edge> edges, const BuildOptions& optio
 
 std::vector<float> degrees_plus_one(const Csr& adjacency) {
   std::vector<float> deg(adjacency.rows);
-  for (LocalId r = 0; r < adjacency.rows; ++r)
-    deg[r] = static_cast<float>(adjacency.degree(r) + 1);
+  for (LocalId r = 0; r < adjacency.rows; ++r) deg[r] = static_cast<float>(adjacency.degree(r) + 1);
   return deg;
 }
 
@@ -123,13 +122,19 @@ void validate(const Csr& a, const char* what) {
   STRATA_REQUIRE(a.offsets.front() == 0, what, ": first offset is ", a.offsets.front());
   for (LocalId r = 0; r < a.rows; ++r)
     STRATA_REQUIRE(a.offsets[r] <= a.offsets[r + 1], what, ": offsets decrease at row ", r);
-  STRATA_REQUIRE(a.offsets.back() == a.nnz(), what, ": last offset ", a.offsets.back(),
-                 " but ", a.nnz(), " indices");
+  STRATA_REQUIRE(a.offsets.back() == a.nnz(), what, ": last offset ", a.offsets.back(), " but ",
+                 a.nnz(), " indices");
   STRATA_REQUIRE(a.values.empty() || a.values.size() == a.indices.size(), what, ": ",
                  a.values.size(), " values for ", a.indices.size(), " indices");
   for (EdgeOffset k = 0; k < a.nnz(); ++k)
     STRATA_REQUIRE(a.indices[k] >= 0 && a.indices[k] < a.cols, what, ": column ", a.indices[k],
                    " at entry ", k, " outside [0, ", a.cols, ")");
+}
+
+bool is_symmetric(const Csr& a) {
+  if (a.rows != a.cols) return false;
+  const Csr t = transpose(a);
+  return t.offsets == a.offsets && t.indices == a.indices;
 }
 
 }  // namespace strata

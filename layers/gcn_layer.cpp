@@ -6,12 +6,18 @@
 namespace strata {
 
 GcnLayer::GcnLayer(int in, int out, bool bias, std::uint64_t seed, int layer)
-    : in_(in), out_(out), has_bias_(bias), weight_(in, out), weight_grad_(in, out) {
+    : in_(in),
+      out_(out),
+      has_bias_(bias),
+      weight_(in, out),
+      weight_grad_(in, out),
+      weight_grad_sum_(static_cast<std::size_t>(in) * out, 0.0) {
   STRATA_CHECK(in >= 1 && out >= 1, "GcnLayer: widths ", in, " -> ", out);
   glorot_uniform(weight_.view(), seed, layer);
   if (has_bias_) {
     bias_.assign(static_cast<std::size_t>(out), 0.0f);
     bias_grad_.assign(static_cast<std::size_t>(out), 0.0f);
+    bias_grad_sum_.assign(static_cast<std::size_t>(out), 0.0);
   }
 }
 
@@ -80,18 +86,24 @@ void GcnLayer::backward(Aggregator& aggregator, ConstMatrixView grad_y, MatrixVi
                "GcnLayer::backward: grad_y is ", grad_y.rows, "x", grad_y.cols);
   STRATA_CHECK(grad_x.data == nullptr || (grad_x.rows == grad_y.rows && grad_x.cols == in_),
                "GcnLayer::backward: grad_x is ", grad_x.rows, "x", grad_x.cols);
-  if (has_bias_) kernels::column_sums(grad_y, bias_grad_, true);
+  if (has_bias_) kernels::column_sums_accumulate(grad_y, bias_grad_sum_);
   if (aggregate_first(in_, out_)) {
     backward_aggregate_first(aggregator, grad_y, grad_x, layer);
   } else {
     backward_transform_first(aggregator, grad_y, grad_x, layer);
   }
+  cast_gradients();
+}
+
+void GcnLayer::cast_gradients() {
+  kernels::cast_to_float(weight_grad_sum_, weight_grad_.storage());
+  kernels::cast_to_float(bias_grad_sum_, bias_grad_);
 }
 
 // Y = (Â X) W: dW = (Â X)ᵀ dY, dX = Âᵀ (dY Wᵀ).
 void GcnLayer::backward_aggregate_first(Aggregator& aggregator, ConstMatrixView grad_y,
                                         MatrixView grad_x, int layer) {
-  kernels::gemm(true, false, 1.0f, aggregated_.view(), grad_y, 1.0f, weight_grad_.view());
+  kernels::gemm_tn_accumulate(aggregated_.view(), grad_y, weight_grad_sum_);
   if (grad_x.data == nullptr) return;
   ensure_shape(scratch_, grad_y.rows, in_);
   kernels::gemm(false, true, 1.0f, grad_y, weight_.view(), 0.0f, scratch_.view());
@@ -105,10 +117,10 @@ void GcnLayer::backward_transform_first(Aggregator& aggregator, ConstMatrixView 
   aggregator.backward(grad_y, scratch_.view(), layer);
   if (sparse_input_) {
     STRATA_CHECK(grad_x.data == nullptr, "GcnLayer::backward: no dX for sparse input");
-    kernels::spmm(sparse_input_transposed_, scratch_.view(), weight_grad_.view(), 1.0f);
+    kernels::spmm_accumulate(sparse_input_transposed_, scratch_.view(), weight_grad_sum_);
     return;
   }
-  kernels::gemm(true, false, 1.0f, input_, scratch_.view(), 1.0f, weight_grad_.view());
+  kernels::gemm_tn_accumulate(input_, scratch_.view(), weight_grad_sum_);
   if (grad_x.data == nullptr) return;
   kernels::gemm(false, true, 1.0f, scratch_.view(), weight_.view(), 0.0f, grad_x);
 }
@@ -116,11 +128,13 @@ void GcnLayer::backward_transform_first(Aggregator& aggregator, ConstMatrixView 
 void GcnLayer::zero_grad() {
   weight_grad_.fill(0.0f);
   std::fill(bias_grad_.begin(), bias_grad_.end(), 0.0f);
+  std::fill(weight_grad_sum_.begin(), weight_grad_sum_.end(), 0.0);
+  std::fill(bias_grad_sum_.begin(), bias_grad_sum_.end(), 0.0);
 }
 
 ParameterList GcnLayer::parameters() {
-  ParameterList list{{weight_.storage(), weight_grad_.storage(), true}};
-  if (has_bias_) list.push_back({bias_, bias_grad_, true});
+  ParameterList list{{weight_.storage(), weight_grad_.storage(), weight_grad_sum_, true}};
+  if (has_bias_) list.push_back({bias_, bias_grad_, bias_grad_sum_, true});
   return list;
 }
 

@@ -54,7 +54,7 @@ CommVolume graph_volume(const ModelShape& shape, std::int64_t boundary_pairs, in
   CommVolume v;
   v.halo_fwd = halo_bytes(shape, boundary_pairs, false, value_bytes);
   v.halo_bwd = halo_bytes(shape, boundary_pairs, true, value_bytes);
-  v.allreduce = ring_allreduce_bytes(shape.parameters, parts, value_bytes);
+  v.allreduce = ring_allreduce_bytes(shape.parameters, parts, kGradientSumBytes);
   v.eval = v.halo_fwd;
   return v;
 }

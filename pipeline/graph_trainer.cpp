@@ -12,30 +12,32 @@
 namespace strata {
 namespace {
 
-// One flat all-reduce of every gradient: fewer, larger messages than one per tensor.
+// One flat all-reduce of every gradient sum, in double, then the float cast: the summed
+// gradients then almost always equal one process's bit for bit (gradient_sums.cpp).
 class GradientReducer {
  public:
   explicit GradientReducer(ParameterList parameters) : parameters_(std::move(parameters)) {
     std::size_t n = 0;
-    for (const Parameter& p : parameters_) n += p.grad.size();
+    for (const Parameter& p : parameters_) n += p.grad_sum.size();
     flat_.resize(n);
   }
   void all_reduce(Communicator& comm) {
     if (comm.size() == 1) return;
-    float* out = flat_.data();
-    for (const Parameter& p : parameters_) out = std::copy(p.grad.begin(), p.grad.end(), out);
-    comm.all_reduce_sum(std::as_writable_bytes(std::span(flat_)), DType::kFloat32,
+    double* out = flat_.data();
+    for (const Parameter& p : parameters_)
+      out = std::copy(p.grad_sum.begin(), p.grad_sum.end(), out);
+    comm.all_reduce_sum(std::as_writable_bytes(std::span(flat_)), DType::kFloat64,
                         CommCategory::kAllReduce);
-    const float* in = flat_.data();
+    const double* in = flat_.data();
     for (const Parameter& p : parameters_) {
-      std::copy(in, in + p.grad.size(), p.grad.begin());
-      in += p.grad.size();
+      kernels::cast_to_float({in, p.grad_sum.size()}, p.grad);
+      in += p.grad_sum.size();
     }
   }
 
  private:
   ParameterList parameters_;
-  std::vector<float> flat_;
+  std::vector<double> flat_;
 };
 
 class GraphTrainer {

@@ -11,7 +11,6 @@
 namespace strata {
 namespace {
 
-
 std::span<const std::byte> bytes(ConstMatrixView m) {
   STRATA_CHECK(m.stride == m.cols, "stage transfer of a strided block");
   return {reinterpret_cast<const std::byte*>(m.data),

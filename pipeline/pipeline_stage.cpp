@@ -4,11 +4,6 @@
 
 namespace strata {
 
-MatrixView PipelineStage::Layer::weight_grad() {
-  auto grad = params.parameters()[0].grad;
-  return {grad.data(), params.in(), params.out(), params.out()};
-}
-
 namespace {
 
 int width_of(const GcnConfig& c, int l) {
@@ -176,12 +171,12 @@ void PipelineStage::take_gradient(Layer& layer, const ChunkBlock& b, MatrixView 
 void PipelineStage::backward_layer(Layer& layer, const ChunkBlock& b, MatrixView grad_y) {
   if (layer.index + 1 < model_.num_layers) kernels::relu_backward(rows(layer.y, b), grad_y, grad_y);
   auto params = layer.params.parameters();
-  if (model_.bias) kernels::column_sums(grad_y, params[1].grad, true);
+  if (model_.bias) kernels::column_sums_accumulate(grad_y, params[1].grad_sum);
   if (!layer.transform_after) {
     scatter_gradient(layer, b, grad_y);
     return;
   }
-  kernels::gemm(true, false, 1.0f, rows(layer.z, b), grad_y, 1.0f, layer.weight_grad());
+  kernels::gemm_tn_accumulate(rows(layer.z, b), grad_y, params[0].grad_sum);
   if (layer.index == 0) return;  // the features need no gradient
   ensure_shape(scratch_z_, b.end - b.begin, layer.params.in());
   kernels::gemm(false, true, 1.0f, grad_y, layer.params.weight().view(), 0.0f, scratch_z_.view());
@@ -203,16 +198,15 @@ void PipelineStage::scatter_gradient(Layer& layer, const ChunkBlock& b, ConstMat
 }
 
 void PipelineStage::end_backward() {
-  if (first_ > 0 || layers_.front().transform_after) return;
-  Layer& layer = layers_.front();  // dW0 = X_droppedᵀ · G0, G0 exact over all blocks
-  if (sparse_) {
-    Matrix dw(layer.params.in(), layer.params.out());
-    kernels::spmm(sparse_->transposed_view(), layer.g.view(), dw.view());
-    kernels::axpy(1.0f, dw.view(), layer.weight_grad());
-  } else {
-    kernels::gemm(true, false, 1.0f, dropped_features_.view(), layer.g.view(), 1.0f,
-                  layer.weight_grad());
+  if (first_ == 0 && !layers_.front().transform_after) {
+    Layer& layer = layers_.front();  // dW0 = X_droppedᵀ · G0, G0 exact over all blocks
+    const auto sum = layer.params.parameters()[0].grad_sum;
+    if (sparse_)
+      kernels::spmm_accumulate(sparse_->transposed_view(), layer.g.view(), sum);
+    else
+      kernels::gemm_tn_accumulate(dropped_features_.view(), layer.g.view(), sum);
   }
+  for (const Parameter& p : parameters()) kernels::cast_to_float(p.grad_sum, p.grad);
 }
 
 ParameterList PipelineStage::parameters() {

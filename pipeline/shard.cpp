@@ -12,7 +12,6 @@ namespace {
 constexpr const char* kMagic = "STRATASH";
 constexpr std::uint32_t kVersion = 1;
 
-
 void write_lists(SectionWriter& w, const std::vector<std::vector<LocalId>>& lists) {
   for (const auto& list : lists) w.section<LocalId>(list);
 }

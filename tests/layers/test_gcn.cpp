@@ -105,7 +105,7 @@ TEST_CASE("GcnModel with dropout trains deterministically", "[layers][model]") {
 
 TEST_CASE("Adam optimizer applies decay only where asked", "[layers][adam]") {
   std::vector<float> w{1.0f}, gw{0.0f}, b{1.0f}, gb{0.0f};
-  Adam adam({{w, gw, true}, {b, gb, false}}, AdamConfig{0.1f, 0.9f, 0.999f, 1e-8f, 0.5f});
+  Adam adam({{w, gw, {}, true}, {b, gb, {}, false}}, AdamConfig{0.1f, 0.9f, 0.999f, 1e-8f, 0.5f});
   adam.step();
   CHECK(w[0] == Approx(0.9f));  // g = 0.5 · 1: a step of lr against the sign
   CHECK(b[0] == 1.0f);          // g = 0: m = 0, no update

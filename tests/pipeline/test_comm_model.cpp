@@ -24,7 +24,7 @@ TEST_CASE("graph volume: B times the exchanged widths, ring all-reduce of all we
   const CommVolume v = graph_volume(s, 30, 4);
   CHECK(v.halo_fwd == 30 * (8 + 4) * 4);
   CHECK(v.halo_bwd == 30 * 4 * 4);
-  CHECK(v.allreduce == 2 * 3 * (8 * 16 + 16 * 4) * 4);
+  CHECK(v.allreduce == 2 * 3 * (8 * 16 + 16 * 4) * 8);  // double gradient sums
   CHECK(v.eval == v.halo_fwd);
   CHECK(v.stage_fwd == 0);
   CHECK(v.training() == v.halo_fwd + v.halo_bwd + v.allreduce);

@@ -2,6 +2,7 @@
 // one rank calls MPI_Abort, so no rank waits forever in a collective.
 #define CATCH_CONFIG_RUNNER
 #include "graph_mode_checks.h"
+#include "real_datasets.h"
 #include "strata/comm/mpi_communicator.h"
 #include "strata/comm/mpi_session.h"
 
@@ -21,6 +22,33 @@ TEST_CASE("mpi graph mode trains exactly like one process, bytes as predicted") 
         testing::check_matches_reference(
             got, reference, testing::predicted_volume(d, parts, comm.size(), config), comm.size());
       }
+  } catch (const std::exception& e) {
+    comm.abort(e.what());
+  }
+}
+
+TEST_CASE("mpi graph mode on Cora and coauthor_cs, 2 and 4 layers, METIS and random") {
+  MpiCommunicator comm;
+  try {
+    for (const auto& [name, binarize] :
+         {std::pair{"cora", false}, std::pair{"coauthor_cs", true}}) {
+      const auto d = testing::real_dataset(name, binarize);
+      if (!d) continue;
+      for (int layers : {2, 4})
+        for (auto method : {PartitionMethod::kMetis, PartitionMethod::kRandom}) {
+          INFO(name << ", " << layers << " layers, " << partition_method_name(method));
+          TrainConfig config = testing::graph_mode_config(layers);
+          config.hidden = 16;
+          config.epochs = 50;
+          const TrainResult reference = train_one_process(*d, config, nullptr);
+          const auto parts = partition_graph(d->adjacency, {method, comm.size()});
+          const TrainResult got = testing::train_rank(comm, *d, parts, config);
+          testing::check_matches_reference(
+              got, reference, testing::predicted_volume(*d, parts, comm.size(), config),
+              comm.size());
+          CHECK(got.test_acc == Approx(reference.test_acc).margin(0.0011));
+        }
+    }
   } catch (const std::exception& e) {
     comm.abort(e.what());
   }

@@ -18,6 +18,15 @@ void spmm(CsrView a, ConstMatrixView x, MatrixView y, float beta = 0.0f);
 void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b, float beta,
           MatrixView c);
 
+// Gradient sums in double (cpu/gradient_sums.cpp says why).
+// c (a.cols x b.cols, row-major) += aᵀ · b.
+void gemm_tn_accumulate(ConstMatrixView a, ConstMatrixView b, std::span<double> c);
+// out[c] += Σ_r x[r, c].
+void column_sums_accumulate(ConstMatrixView x, std::span<double> out);
+// y (a.rows x x.cols, row-major) += a · x.
+void spmm_accumulate(CsrView a, ConstMatrixView x, std::span<double> y);
+void cast_to_float(std::span<const double> in, std::span<float> out);
+
 // out = max(in, 0). out may alias in.
 void relu_forward(ConstMatrixView in, MatrixView out);
 // grad_in = grad_out where out_or_in > 0, else 0 (ReLU's output and input agree in sign).

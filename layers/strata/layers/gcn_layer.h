@@ -54,6 +54,7 @@ class GcnLayer {
   void backward_transform_first(Aggregator& aggregator, ConstMatrixView grad_y, MatrixView grad_x,
                                 int layer);
   static void ensure_shape(Matrix& m, std::int64_t rows, std::int64_t cols);
+  void cast_gradients();
 
   int in_;
   int out_;
@@ -62,6 +63,7 @@ class GcnLayer {
   std::vector<float> bias_;
   Matrix weight_grad_;
   std::vector<float> bias_grad_;
+  std::vector<double> weight_grad_sum_, bias_grad_sum_;  // backward accumulates here
   Matrix aggregated_;      // Â X (aggregate-first) or X W (transform-first), from forward
   ConstMatrixView input_;  // X as given to forward (transform-first needs it for dW)
   CsrView sparse_input_transposed_;  // Xᵀ from forward_sparse

@@ -35,9 +35,12 @@ struct CommVolume {
   std::int64_t training() const { return halo_fwd + halo_bwd + stage_fwd + stage_bwd + allreduce; }
 };
 
+// Gradients are all-reduced as double sums (kernels/cpu/gradient_sums.cpp says why).
+inline constexpr int kGradientSumBytes = 8;
+
 // boundary_pairs: B of partition/quality.h for the parts in use (0 with one part).
 // An all-reduce of n values over P ranks is counted as a ring sends it: 2 (P-1) n values
-// in all.
+// in all. value_bytes is the width of activations and their gradients.
 CommVolume graph_volume(const ModelShape& shape, std::int64_t boundary_pairs, int parts,
                         int value_bytes = 4);
 CommVolume pipeline_volume(const ModelShape& shape, const StageBounds& stages, std::int64_t nodes,

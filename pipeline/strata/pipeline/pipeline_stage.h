@@ -41,7 +41,7 @@ class PipelineStage {
   void backward(const ChunkBlock& b);
   // d loss / d raw input rows of block b, after backward(b) (stage > 0).
   ConstMatrixView input_grad_rows(const ChunkBlock& b) const;
-  // Finishes gradients that need every block (layer 0's weight).
+  // Finishes the gradients: layer 0's weight (it needs every block), then the float casts.
   void end_backward();
 
   ParameterList parameters();
@@ -53,7 +53,6 @@ class PipelineStage {
     int index;
     bool transform_after;  // Y = (Â P) W, P the dropped input; else P = X W (layer 0)
     Matrix p, z, y, g;     // all N rows, chunk order
-    MatrixView weight_grad();
   };
   void prepare_layer0();
   void forward_layer(Layer& layer, const ChunkBlock& b);

@@ -1,0 +1,72 @@
+// Weight-gradient sums in double precision. A sum over rows split across ranks is added
+// in a different order than one process adds it; in double the two differ far below
+// float's resolution, so once cast back to float the gradients (and hence the training
+// run) almost always agree bit for bit whatever the partition.
+#include <cblas.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "strata/kernels/kernels.h"
+
+namespace strata::kernels {
+namespace {
+
+constexpr std::int64_t kBlockRows = 2048;
+
+void to_double(ConstMatrixView m, std::int64_t begin, std::int64_t end, std::vector<double>& out) {
+  out.resize(static_cast<std::size_t>((end - begin) * m.cols));
+  double* dst = out.data();
+  for (std::int64_t r = begin; r < end; ++r) dst = std::copy(m.row(r), m.row(r) + m.cols, dst);
+}
+
+}  // namespace
+
+void gemm_tn_accumulate(ConstMatrixView a, ConstMatrixView b, std::span<double> c) {
+  STRATA_CHECK(a.rows == b.rows, "gemm_tn_accumulate: ", a.rows, " vs ", b.rows, " rows");
+  STRATA_CHECK(static_cast<std::int64_t>(c.size()) == a.cols * b.cols,
+               "gemm_tn_accumulate: out has ", c.size(), " entries for ", a.cols, "x", b.cols);
+  if (a.cols == 0 || b.cols == 0) return;
+  std::vector<double> da, db;
+  for (std::int64_t begin = 0; begin < a.rows; begin += kBlockRows) {
+    const std::int64_t end = std::min(a.rows, begin + kBlockRows);
+    to_double(a, begin, end, da);
+    to_double(b, begin, end, db);
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<blasint>(a.cols),
+                static_cast<blasint>(b.cols), static_cast<blasint>(end - begin), 1.0, da.data(),
+                static_cast<blasint>(a.cols), db.data(), static_cast<blasint>(b.cols), 1.0,
+                c.data(), static_cast<blasint>(b.cols));
+  }
+}
+
+void column_sums_accumulate(ConstMatrixView x, std::span<double> out) {
+  STRATA_CHECK(static_cast<std::int64_t>(out.size()) == x.cols, "column_sums_accumulate: out has ",
+               out.size(), " entries for ", x.cols, " columns");
+  for (std::int64_t r = 0; r < x.rows; ++r) {
+    const float* src = x.row(r);
+    for (std::int64_t c = 0; c < x.cols; ++c) out[c] += src[c];
+  }
+}
+
+void spmm_accumulate(CsrView a, ConstMatrixView x, std::span<double> y) {
+  STRATA_CHECK(x.rows == a.cols, "spmm_accumulate: x has ", x.rows, " rows, a has ", a.cols);
+  STRATA_CHECK(static_cast<std::int64_t>(y.size()) == a.rows * x.cols, "spmm_accumulate: y has ",
+               y.size(), " entries for ", a.rows, "x", x.cols);
+  const std::int64_t w = x.cols;
+#pragma omp parallel for schedule(dynamic, 16)
+  for (LocalId r = 0; r < a.rows; ++r) {
+    double* out = y.data() + r * w;
+    for (EdgeOffset e = a.offsets[r]; e < a.offsets[r + 1]; ++e) {
+      const double v = a.values ? a.values[e] : 1.0;
+      const float* src = x.row(a.indices[e]);
+      for (std::int64_t c = 0; c < w; ++c) out[c] += v * src[c];
+    }
+  }
+}
+
+void cast_to_float(std::span<const double> in, std::span<float> out) {
+  STRATA_CHECK(in.size() == out.size(), "cast_to_float: ", in.size(), " vs ", out.size());
+  std::transform(in.begin(), in.end(), out.begin(), [](double v) { return static_cast<float>(v); });
+}
+
+}  // namespace strata::kernels
