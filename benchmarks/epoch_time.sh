@@ -9,12 +9,12 @@ datasets=${STRATA_DATASETS:-../shared/datasets}
 median_epoch() { awk '/^epoch/ {print $(NF-1)}' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "machine: $(nproc) cores, $(uname -m); commit $(git rev-parse --short HEAD); $(date -u +%F)"
 if [[ -d $datasets/coauthor_physics ]]; then
-  t=$($strata train --dataset "$datasets/coauthor_physics" --binarize --hidden 64 --epochs 10 | median_epoch)
+  t=$($strata train --mode local --dataset "$datasets/coauthor_physics" --binarize --hidden 64 --epochs 10 | median_epoch)
   echo "coauthor_physics 2-layer GCN hidden 64: median epoch ${t} s"
 else
   echo "coauthor_physics: skipped ($datasets/coauthor_physics not found)"
 fi
-t=$($strata train --dataset rmat --nodes 1000000 --avg-degree 20 --features 64 --classes 8 \
+t=$($strata train --mode local --dataset rmat --nodes 1000000 --avg-degree 20 --features 64 --classes 8 \
     --hidden 64 --epochs 5 | median_epoch)
 echo "R-MAT 1M vertices, avg degree 20, 64 features, 2-layer GCN hidden 64: median epoch ${t} s"
 STRATA_BENCH_NODES=1000000 STRATA_BENCH_DEGREE=20 STRATA_DATASETS=$datasets \
