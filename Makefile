@@ -23,7 +23,7 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	$(BUILD)/bin/strata train --dataset synthetic --layers 2 --hidden 64 --epochs 200
+	bash scripts/demo.sh $(BUILD)/bin/strata
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
