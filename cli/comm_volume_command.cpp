@@ -46,8 +46,7 @@ int hybrid_stages(const CommVolumeArgs& args) {
 std::vector<Row> rows_for(const Dataset& d, const CommVolumeArgs& args, const std::string& method,
                           int layers, BoundaryPairs& pairs) {
   const std::int64_t n = d.adjacency.rows;
-  const ModelShape shape = gcn_shape(static_cast<int>(d.features.cols()), args.hidden,
-                                     d.num_classes, layers, true, n, d.adjacency.nnz() + n);
+  const ModelShape shape = gcn_shape_of(d, args.hidden, layers);
   std::vector<Row> rows;
   rows.push_back({method, "graph", layers, 1, args.parts,
                   graph_volume(shape, pairs(method, args.parts), args.parts)});

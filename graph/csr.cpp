@@ -131,10 +131,4 @@ void validate(const Csr& a, const char* what) {
                    " at entry ", k, " outside [0, ", a.cols, ")");
 }
 
-bool is_symmetric(const Csr& a) {
-  if (a.rows != a.cols) return false;
-  const Csr t = transpose(a);
-  return t.offsets == a.offsets && t.indices == a.indices;
-}
-
 }  // namespace strata

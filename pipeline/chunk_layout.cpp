@@ -95,12 +95,8 @@ ChunkLayout make_chunk_layout(const Csr& adjacency, std::span<const std::int32_t
   return layout;
 }
 
-ChunkLayout single_chunk_layout(const ChunkLayout& layout) {
-  ChunkLayout whole;
-  whole.order = layout.order;
-  whole.a_hat = layout.a_hat;
-  whole.blocks.push_back(make_block(whole.a_hat, 0, whole.a_hat.rows));
-  return whole;
+ChunkBlock whole_block(const ChunkLayout& layout) {
+  return make_block(layout.a_hat, 0, layout.a_hat.rows);
 }
 
 CsrView row_block(const Csr& a, LocalId begin, LocalId end) {

@@ -49,6 +49,12 @@ ModelShape gcn_shape(int in, int hidden, int classes, int layers, bool bias, std
   return shape;
 }
 
+ModelShape gcn_shape_of(const Dataset& data, int hidden, int layers) {
+  const std::int64_t n = data.adjacency.rows;
+  return gcn_shape(static_cast<int>(data.features.cols()), hidden, data.num_classes, layers, true,
+                   n, data.adjacency.nnz() + n);
+}
+
 CommVolume graph_volume(const ModelShape& shape, std::int64_t boundary_pairs, int parts,
                         int value_bytes) {
   CommVolume v;

@@ -37,7 +37,7 @@ PipelineSchedule::PipelineSchedule(Communicator& comm, const Dataset& data,
       config_(config),
       options_(options),
       layout_(std::move(layout)),
-      whole_(single_chunk_layout(layout_)),
+      whole_(layout_.chunks() == 1 ? layout_.blocks : Blocks{whole_block(layout_)}),
       features_(rank_ == 0 ? data.features.select_rows(layout_.order) : FeatureMatrix()),
       labels_(select_values(data.labels, layout_.order)),
       train_mask_(select_values(data.train_mask, layout_.order)),
@@ -51,9 +51,8 @@ PipelineSchedule::PipelineSchedule(Communicator& comm, const Dataset& data,
   STRATA_REQUIRE(train_count_ > 0, "dataset '", data.name, "' has no training vertices");
 }
 
-std::vector<int> PipelineSchedule::chunk_order(std::int64_t epoch,
-                                               const ChunkLayout& layout) const {
-  std::vector<int> order(static_cast<std::size_t>(layout.chunks()));
+std::vector<int> PipelineSchedule::chunk_order(std::int64_t epoch, const Blocks& blocks) const {
+  std::vector<int> order(blocks.size());
   std::iota(order.begin(), order.end(), 0);
   if (options_.alternate_order && epoch % 2 == 1) std::reverse(order.begin(), order.end());
   return order;
@@ -66,7 +65,7 @@ double PipelineSchedule::chunk_loss(const ChunkBlock& b) {
 }
 
 // Tags: forward chunk c is c, backward K + c, evaluation 2K (K = chunks of layout_).
-double PipelineSchedule::forward_pass(const ChunkLayout& layout, const std::vector<int>& order,
+double PipelineSchedule::forward_pass(const Blocks& blocks, const std::vector<int>& order,
                                       bool training) {
   const int base = training ? 0 : 2 * layout_.chunks();
   const CommCategory category = training ? CommCategory::kStageForward : CommCategory::kEval;
@@ -74,10 +73,10 @@ double PipelineSchedule::forward_pass(const ChunkLayout& layout, const std::vect
   if (rank_ > 0)
     for (int c : order)
       receives.push_back(
-          comm_.irecv(rank_ - 1, base + c, bytes(stage_.input_rows(layout.blocks[c])), category));
+          comm_.irecv(rank_ - 1, base + c, bytes(stage_.input_rows(blocks[c])), category));
   double loss = 0;
   for (std::size_t i = 0; i < order.size(); ++i) {
-    const ChunkBlock& b = layout.blocks[order[i]];
+    const ChunkBlock& b = blocks[order[i]];
     if (rank_ > 0) comm_.wait(receives[i]);
     stage_.forward(b);
     if (!last_stage())
@@ -90,17 +89,17 @@ double PipelineSchedule::forward_pass(const ChunkLayout& layout, const std::vect
   return loss;
 }
 
-void PipelineSchedule::backward_pass(const ChunkLayout& layout, const std::vector<int>& order) {
+void PipelineSchedule::backward_pass(const Blocks& blocks, const std::vector<int>& order) {
   const int base = layout_.chunks();
   std::vector<Request> receives, sends;
   if (!last_stage())
     for (auto it = order.rbegin(); it != order.rend(); ++it)
       receives.push_back(comm_.irecv(rank_ + 1, base + *it,
-                                     bytes(stage_.output_grad_rows(layout.blocks[*it])),
+                                     bytes(stage_.output_grad_rows(blocks[*it])),
                                      CommCategory::kStageBackward));
   for (std::size_t i = 0; i < order.size(); ++i) {
     const int c = order[order.size() - 1 - i];
-    const ChunkBlock& b = layout.blocks[c];
+    const ChunkBlock& b = blocks[c];
     if (!last_stage()) comm_.wait(receives[i]);
     stage_.backward(b);
     if (rank_ > 0)
@@ -116,7 +115,7 @@ std::array<double, 4> PipelineSchedule::evaluate(std::int64_t epoch) {
   forward_pass(whole_, {0}, false);
   std::array<double, 4> sums{0, 0, 0, 0};
   if (!last_stage()) return sums;
-  const ConstMatrixView logits = stage_.output_rows(whole_.blocks[0]);
+  const ConstMatrixView logits = stage_.output_rows(whole_[0]);
   int i = 1;
   for (const auto* mask : {&train_mask_, &val_mask_, &test_mask_})
     sums[i++] = static_cast<double>(kernels::argmax_correct(logits, labels_, *mask));
@@ -125,14 +124,14 @@ std::array<double, 4> PipelineSchedule::evaluate(std::int64_t epoch) {
 
 EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   const bool exact = epoch < options_.warmup_epochs || layout_.chunks() == 1;
-  const ChunkLayout& layout = exact ? whole_ : layout_;
-  const std::vector<int> order = chunk_order(epoch, layout);
+  const Blocks& blocks = exact ? whole_ : layout_.blocks;
+  const std::vector<int> order = chunk_order(epoch, blocks);
   const ByteCounters before = comm_.counters();
   Timer timer;
   stage_.zero_grad();
   stage_.begin_epoch(epoch, true);
-  const double loss = forward_pass(layout, order, true);
-  backward_pass(layout, order);
+  const double loss = forward_pass(blocks, order, true);
+  backward_pass(blocks, order);
   optimizer_.step();
   const double step_s = timer.seconds();
   const double idle_s = comm_.counters().total_wait_seconds() - before.total_wait_seconds();

@@ -18,6 +18,14 @@ ConstMatrixView rows(const Matrix& m, const ChunkBlock& b) {
   return m.view().rows_range(b.begin, b.end);
 }
 
+// A rows x cols view over buffer, which only ever grows: chunks differ in size, and the
+// per-chunk scratch must not be reallocated on every chunk and layer.
+MatrixView scratch(std::vector<float>& buffer, std::int64_t r, std::int64_t c) {
+  const auto size = static_cast<std::size_t>(r * c);
+  if (buffer.size() < size) buffer.resize(size);
+  return {buffer.data(), r, c, c};
+}
+
 void ensure_shape(Matrix& m, std::int64_t r, std::int64_t c) {
   if (m.rows() != r || m.cols() != c) m = Matrix(r, c);
 }
@@ -143,16 +151,14 @@ ConstMatrixView PipelineStage::input_grad_rows(const ChunkBlock& b) const {
 }
 
 void PipelineStage::backward(const ChunkBlock& b) {
-  ensure_shape(scratch_y_, b.end - b.begin, widths_[last_]);
-  kernels::copy(rows(output_grad_, b), scratch_y_.view());
-  MatrixView grad = scratch_y_.view();
+  MatrixView grad = scratch(scratch_y_, b.end - b.begin, widths_[last_]);
+  kernels::copy(rows(output_grad_, b), grad);
   for (std::size_t j = layers_.size(); j-- > 0;) {
     Layer& layer = layers_[j];
     backward_layer(layer, b, grad);
     if (layer.index == 0) return;
     if (j > 0) {
-      ensure_shape(scratch_y_, b.end - b.begin, layer.params.in());
-      grad = scratch_y_.view();
+      grad = scratch(scratch_y_, b.end - b.begin, layer.params.in());
     } else {
       grad = rows(input_grad_, b);
     }
@@ -178,21 +184,22 @@ void PipelineStage::backward_layer(Layer& layer, const ChunkBlock& b, MatrixView
   }
   kernels::gemm_tn_accumulate(rows(layer.z, b), grad_y, params[0].grad_sum);
   if (layer.index == 0) return;  // the features need no gradient
-  ensure_shape(scratch_z_, b.end - b.begin, layer.params.in());
-  kernels::gemm(false, true, 1.0f, grad_y, layer.params.weight().view(), 0.0f, scratch_z_.view());
-  scatter_gradient(layer, b, scratch_z_.view());
+  const MatrixView grad_z = scratch(scratch_z_, b.end - b.begin, layer.params.in());
+  kernels::gemm(false, true, 1.0f, grad_y, layer.params.weight().view(), 0.0f, grad_z);
+  scatter_gradient(layer, b, grad_z);
 }
 
 // G[touched] += Â[block, touched]ᵀ · grad_z. Rows of blocks whose backward already ran
 // receive gradient that is either dropped or kept for next epoch (StaleGrad).
 void PipelineStage::scatter_gradient(Layer& layer, const ChunkBlock& b, ConstMatrixView grad_z) {
-  ensure_shape(scratch_touched_, static_cast<std::int64_t>(b.touched.size()), grad_z.cols);
-  kernels::spmm(b.transposed.view(), grad_z, scratch_touched_.view());
+  const MatrixView touched =
+      scratch(scratch_touched_, static_cast<std::int64_t>(b.touched.size()), grad_z.cols);
+  kernels::spmm(b.transposed.view(), grad_z, touched);
   const MatrixView g = layer.g.view();
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < b.touched.size(); ++i) {
     float* out = g.row(b.touched[i]);
-    const float* in = scratch_touched_.view().row(static_cast<std::int64_t>(i));
+    const float* in = touched.row(static_cast<std::int64_t>(i));
     for (std::int64_t c = 0; c < g.cols; ++c) out[c] += in[c];
   }
 }

@@ -33,9 +33,7 @@ StageBounds stage_bounds(const Dataset& d, const TrainConfig& c, const PipelineO
                    " stages, the job has ", stages, " ranks");
     return b;
   }
-  const std::int64_t n = d.adjacency.rows;
-  const ModelShape shape = gcn_shape(static_cast<int>(d.features.cols()), c.hidden, d.num_classes,
-                                     c.layers, true, n, d.adjacency.nnz() + n);
+  const ModelShape shape = gcn_shape_of(d, c.hidden, c.layers);
   return split_layers_by_cost(shape.costs, stages);
 }
 

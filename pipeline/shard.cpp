@@ -67,16 +67,12 @@ struct Header {
 
 Shard make_shard(const Dataset& data, std::span<const std::int32_t> parts, int num_parts,
                  int part) {
-  Shard s{data.name,
-          num_parts,
-          data.adjacency.rows,
-          data.num_classes,
-          build_local_graph(data.adjacency, parts, part),
-          {},
-          {},
-          {},
-          {},
-          {}};
+  return make_shard(data, build_local_graph(data.adjacency, parts, part), num_parts);
+}
+
+Shard make_shard(const Dataset& data, LocalGraph graph, int num_parts) {
+  Shard s{data.name, num_parts, data.adjacency.rows, data.num_classes, std::move(graph), {}, {}, {},
+          {},        {}};
   const std::span<const GlobalId> owned(s.graph.local_to_global.data(),
                                         static_cast<std::size_t>(s.graph.owned));
   s.features = data.features.select_rows(owned);
@@ -148,9 +144,10 @@ void write_shards(const Dataset& data, std::span<const std::int32_t> parts, int 
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   STRATA_REQUIRE(!ec, dir, ": cannot create shard directory: ", ec.message());
+  auto graphs = build_local_graphs(data.adjacency, parts, num_parts);
   for (int p = 0; p < num_parts; ++p)
     write_file_atomically(shard_path(dir, p, num_parts),
-                          serialize_shard(make_shard(data, parts, num_parts, p)));
+                          serialize_shard(make_shard(data, std::move(graphs[p]), num_parts)));
 }
 
 Shard read_shard(const std::string& dir, int part, int num_parts) {

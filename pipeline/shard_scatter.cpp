@@ -27,9 +27,10 @@ std::vector<std::vector<std::byte>> prepare_shards(const Dataset& data, Partitio
                                                    int parts) {
   options.parts = parts;
   const auto assignment = partition_graph(data.adjacency, options);
+  auto graphs = build_local_graphs(data.adjacency, assignment, parts);
   std::vector<std::vector<std::byte>> shards;
   for (int p = 0; p < parts; ++p)
-    shards.push_back(serialize_shard(make_shard(data, assignment, parts, p)));
+    shards.push_back(serialize_shard(make_shard(data, std::move(graphs[p]), parts)));
   return shards;
 }
 

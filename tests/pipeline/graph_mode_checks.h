@@ -42,9 +42,7 @@ inline TrainResult train_rank(Communicator& comm, const Dataset& d,
 
 inline CommVolume predicted_volume(const Dataset& d, std::span<const std::int32_t> parts, int p,
                                    const TrainConfig& config) {
-  const std::int64_t n = d.adjacency.rows;
-  const ModelShape shape = gcn_shape(static_cast<int>(d.features.cols()), config.hidden,
-                                     d.num_classes, config.layers, true, n, d.adjacency.nnz() + n);
+  const ModelShape shape = gcn_shape_of(d, config.hidden, config.layers);
   return graph_volume(shape, measure_partition(d.adjacency, parts, p).boundary_pairs, p);
 }
 

@@ -20,8 +20,7 @@ std::vector<TrainResult> run_pipeline(int stages, const Dataset& d, const TrainC
 
 CommVolume predicted(const Dataset& d, const TrainConfig& c, int stages) {
   const std::int64_t n = d.adjacency.rows;
-  const ModelShape shape = gcn_shape(static_cast<int>(d.features.cols()), c.hidden, d.num_classes,
-                                     c.layers, true, n, d.adjacency.nnz() + n);
+  const ModelShape shape = gcn_shape_of(d, c.hidden, c.layers);
   return pipeline_volume(shape, split_layers_by_cost(shape.costs, stages), n);
 }
 

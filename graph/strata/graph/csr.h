@@ -58,10 +58,6 @@ Csr gcn_normalize(const Csr& adjacency, std::span<const float> degree_plus_one);
 // Global degrees plus one of an unpartitioned adjacency.
 std::vector<float> degrees_plus_one(const Csr& adjacency);
 
-// Whether the pattern equals its transpose (values are not compared). Rows must list
-// columns in ascending order, as the builders make them; otherwise the answer is false.
-bool is_symmetric(const Csr& a);
-
 // The transpose (cols x rows), values carried along.
 Csr transpose(const Csr& a);
 

@@ -30,8 +30,8 @@ struct ChunkLayout {
 // chunk_of[v] in [0, k) for every vertex; an empty chunk is an input error.
 ChunkLayout make_chunk_layout(const Csr& adjacency, std::span<const std::int32_t> chunk_of, int k);
 
-// The same order and Â with a single block covering every row (exact, K = 1 epochs).
-ChunkLayout single_chunk_layout(const ChunkLayout& layout);
+// One block covering every row of the layout's Â (exact epochs, evaluation).
+ChunkBlock whole_block(const ChunkLayout& layout);
 
 // Row block [begin, end) of a CSR as a view (offsets stay absolute).
 CsrView row_block(const Csr& a, LocalId begin, LocalId end);

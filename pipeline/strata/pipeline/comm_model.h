@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/datasets/dataset.h"
 #include "strata/pipeline/stage_split.h"
 
 namespace strata {
@@ -24,6 +25,9 @@ struct ModelShape {
 // A GCN stack (layers/gcn_model.h) over a graph with `nnz` entries in Â.
 ModelShape gcn_shape(int in, int hidden, int classes, int layers, bool bias, std::int64_t nodes,
                      std::int64_t nnz);
+
+// gcn_shape for a dataset: its feature width, classes, N and the entries of Â (A + I).
+ModelShape gcn_shape_of(const Dataset& data, int hidden, int layers);
 
 struct CommVolume {
   std::int64_t halo_fwd = 0;

@@ -23,9 +23,10 @@ class PipelineSchedule {
 
  private:
   bool last_stage() const { return rank_ + 1 == ranks_; }
-  std::vector<int> chunk_order(std::int64_t epoch, const ChunkLayout& layout) const;
-  double forward_pass(const ChunkLayout& layout, const std::vector<int>& order, bool training);
-  void backward_pass(const ChunkLayout& layout, const std::vector<int>& order);
+  using Blocks = std::vector<ChunkBlock>;
+  std::vector<int> chunk_order(std::int64_t epoch, const Blocks& blocks) const;
+  double forward_pass(const Blocks& blocks, const std::vector<int>& order, bool training);
+  void backward_pass(const Blocks& blocks, const std::vector<int>& order);
   std::array<double, 4> evaluate(std::int64_t epoch);
   double chunk_loss(const ChunkBlock& b);
   void add_stage_times(EpochMetrics& m, double compute_s, double idle_s);
@@ -34,8 +35,9 @@ class PipelineSchedule {
   int rank_, ranks_;
   TrainConfig config_;
   PipelineOptions options_;
-  ChunkLayout layout_, whole_;
-  FeatureMatrix features_;  // chunk order; stage 0 only
+  ChunkLayout layout_;
+  std::vector<ChunkBlock> whole_;  // one block, all rows of layout_.a_hat
+  FeatureMatrix features_;         // chunk order; stage 0 only
   std::vector<std::int32_t> labels_;
   std::vector<std::uint8_t> train_mask_, val_mask_, test_mask_;  // chunk order
   PipelineStage stage_;

@@ -28,8 +28,6 @@ class PipelineStage {
 
   int first() const { return first_; }
   int last() const { return last_; }
-  int input_width() const { return widths_[first_]; }
-  int output_width() const { return widths_[last_]; }
 
   void begin_epoch(std::int64_t epoch, bool training);
   // Stage > 0: the raw input rows of block b (the previous stage's output) go here.
@@ -75,7 +73,7 @@ class PipelineStage {
   Matrix input_raw_;         // stage > 0: received rows before dropout
   Matrix output_grad_;       // d loss / d Y of the last layer
   Matrix input_grad_;        // stage > 0: d loss / d raw input
-  Matrix scratch_y_, scratch_z_, scratch_touched_;
+  std::vector<float> scratch_y_, scratch_z_, scratch_touched_;  // per-chunk backward scratch
   std::int64_t epoch_ = 0;
   bool training_ = false;
 };

@@ -25,6 +25,8 @@ struct Shard {
 };
 
 Shard make_shard(const Dataset& data, std::span<const std::int32_t> parts, int num_parts, int part);
+// The same from a local graph already built (build_local_graphs makes all parts at once).
+Shard make_shard(const Dataset& data, LocalGraph graph, int num_parts);
 // Checksummed bytes; deserializing validates every size, id and value, naming `source`.
 std::vector<std::byte> serialize_shard(const Shard& shard);
 Shard deserialize_shard(std::span<const std::byte> bytes, const std::string& source);
