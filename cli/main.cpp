@@ -54,6 +54,7 @@ struct PartitionNames {
   std::string method = "metis";
   std::string chunking = "metis";
   std::string objective = "cut";
+  std::string balance = "edges";
 };
 
 void add_partition_options(CLI::App* cmd, strata::cli::PartitionArgs& a, PartitionNames& n) {
@@ -62,6 +63,8 @@ void add_partition_options(CLI::App* cmd, strata::cli::PartitionArgs& a, Partiti
   cmd->add_option("--method", n.method, "metis | random | range | rcm");
   cmd->add_option("--objective", n.objective, "METIS objective: cut | volume");
   cmd->add_option("--imbalance", a.options.imbalance, "allowed vertex imbalance (default 0.03)");
+  cmd->add_option("--balance", n.balance,
+                  "METIS balances vertices, or vertices and edges (default edges)");
   cmd->add_option("--seed", a.options.seed, "partitioner seed");
   cmd->add_option("--in", a.in, "read a gpmetis-format partition instead of partitioning");
   cmd->add_option("--out", a.out, "write the partition in gpmetis format");
@@ -91,6 +94,9 @@ void resolve_names(strata::cli::PartitionArgs& a, const PartitionNames& n) {
                  "volume, got '",
                  n.objective, "'");
   a.options.metis_min_volume = n.objective == "volume";
+  STRATA_REQUIRE(n.balance == "edges" || n.balance == "vertices",
+                 "--balance must be edges or vertices, got '", n.balance, "'");
+  a.options.balance_edges = n.balance == "edges";
 }
 
 int report(const std::exception& e, int status) {

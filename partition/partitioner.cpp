@@ -59,15 +59,21 @@ std::vector<std::int32_t> metis_parts(const Csr& a, const PartitionOptions& opti
   opts[METIS_OPTION_OBJTYPE] = options.metis_min_volume ? METIS_OBJTYPE_VOL : METIS_OBJTYPE_CUT;
   opts[METIS_OPTION_UFACTOR] = static_cast<idx_t>(options.imbalance * 1000.0 + 0.5);
   opts[METIS_OPTION_SEED] = static_cast<idx_t>(options.seed & 0x7fffffffu);
-  idx_t nvtxs = a.rows, ncon = 1, nparts = options.parts, objval = 0;
+  idx_t nvtxs = a.rows, ncon = options.balance_edges ? 2 : 1, nparts = options.parts, objval = 0;
+  std::vector<idx_t> weights;  // per vertex: 1, then degree + 1
+  if (options.balance_edges)
+    for (LocalId v = 0; v < a.rows; ++v) {
+      weights.push_back(1);
+      weights.push_back(xadj[v + 1] - xadj[v] + 1);
+    }
   std::vector<idx_t> part(a.rows);
   // METIS seeds and draws from one process-wide generator: concurrent calls (threads of
   // an in-process run, or a library user's) would change each other's partitions.
   static std::mutex metis_mutex;
   const std::lock_guard lock(metis_mutex);
-  const int status =
-      METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr, nullptr,
-                          &nparts, nullptr, nullptr, opts, &objval, part.data());
+  const int status = METIS_PartGraphKway(
+      &nvtxs, &ncon, xadj.data(), adjncy.data(), weights.empty() ? nullptr : weights.data(),
+      nullptr, nullptr, &nparts, nullptr, nullptr, opts, &objval, part.data());
   STRATA_REQUIRE(status == METIS_OK, "METIS_PartGraphKway failed with code ", status,
                  status == METIS_ERROR_MEMORY ? " (out of memory)" : " (input or internal error)",
                  " partitioning ", a.rows, " vertices into ", options.parts, " parts");

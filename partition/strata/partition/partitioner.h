@@ -16,6 +16,10 @@ struct PartitionOptions {
   int parts = 1;
   double imbalance = 0.03;        // allowed max/avg part weight minus one (METIS ufactor)
   bool metis_min_volume = false;  // METIS objective: communication volume instead of edge cut
+  // METIS balances vertices and also edges (vertex weight degree + 1, a second constraint):
+  // SpMM time follows edges, and on power-law graphs vertex balance alone leaves one part
+  // with twice the edges of another.
+  bool balance_edges = true;
   std::uint64_t seed = 0;
 };
 
