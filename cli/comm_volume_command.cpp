@@ -46,7 +46,7 @@ int hybrid_stages(const CommVolumeArgs& args) {
 std::vector<Row> rows_for(const Dataset& d, const CommVolumeArgs& args, const std::string& method,
                           int layers, BoundaryPairs& pairs) {
   const std::int64_t n = d.adjacency.rows;
-  const ModelShape shape = gcn_shape_of(d, args.hidden, layers);
+  const ModelShape shape = model_shape_of(d, parse_model_kind(args.model), args.hidden, layers);
   std::vector<Row> rows;
   rows.push_back({method, "graph", layers, 1, args.parts,
                   graph_volume(shape, pairs(method, args.parts), args.parts)});
@@ -106,6 +106,7 @@ void print_least(const std::vector<Row>& rows) {
 int run_comm_volume(const CommVolumeArgs& args) {
   STRATA_REQUIRE(args.parts >= 1, "--parts must be at least 1, got ", args.parts);
   STRATA_REQUIRE(args.hidden >= 1, "--hidden must be at least 1, got ", args.hidden);
+  parse_model_kind(args.model);
   const Dataset d = load_dataset(args.data.dataset, args.data.load);
   BoundaryPairs pairs(d, args);
   std::vector<Row> rows;
@@ -113,23 +114,19 @@ int run_comm_volume(const CommVolumeArgs& args) {
     for (int layers : args.layers)
       for (Row& r : rows_for(d, args, method, layers, pairs)) rows.push_back(std::move(r));
   if (args.json) {
-    nlohmann::json out = {{"dataset", d.name},
-                          {"nodes", d.adjacency.rows},
-                          {"features", d.features.cols()},
-                          {"classes", d.num_classes},
-                          {"hidden", args.hidden},
-                          {"parts", args.parts},
-                          {"value_bytes", 4},
-                          {"rows", nlohmann::json::array()}};
+    nlohmann::json out = {
+        {"dataset", d.name},        {"nodes", d.adjacency.rows}, {"features", d.features.cols()},
+        {"classes", d.num_classes}, {"hidden", args.hidden},     {"model", args.model},
+        {"parts", args.parts},      {"value_bytes", 4},          {"rows", nlohmann::json::array()}};
     for (const Row& r : rows) out["rows"].push_back(row_json(r));
     std::printf("%s\n", out.dump(2).c_str());
     return 0;
   }
   std::printf(
-      "%s: %d vertices, %lld features, %d classes; hidden %d, float32; MB = 1e6 bytes "
+      "%s: %d vertices, %lld features, %d classes; %s, hidden %d, float32; MB = 1e6 bytes "
       "per epoch, summed over ranks\n",
       d.name.c_str(), d.adjacency.rows, static_cast<long long>(d.features.cols()), d.num_classes,
-      args.hidden);
+      args.model.c_str(), args.hidden);
   print_rows(rows);
   print_least(rows);
   return 0;

@@ -45,6 +45,7 @@ struct CommVolumeArgs {
   int parts = 4;  // ranks: graph mode uses `parts` parts, hybrid S x (parts / S)
   std::vector<int> layers{2};
   int hidden = 256;
+  std::string model = "gcn";
   int stages = 0;  // 0: pipeline uses min(parts, layers) stages
   std::vector<std::string> methods{"metis"};
   PartitionOptions partition;

@@ -26,8 +26,10 @@ void add_dataset_options(CLI::App* cmd, DatasetArgs& d) {
 void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   add_dataset_options(cmd, a.data);
   auto& t = a.train;
-  cmd->add_option("--model", t.model, "gcn");
-  cmd->add_option("--layers", t.layers, "number of GCN layers");
+  cmd->add_option("--model", t.model, "gcn | gcnii (default gcn)");
+  cmd->add_option("--layers", t.layers, "graph convolutions (gcnii adds two linear layers)");
+  cmd->add_option("--alpha", t.alpha, "gcnii: initial-residual weight (default 0.1)");
+  cmd->add_option("--lambda", t.lambda, "gcnii: identity-mapping strength (default 0.5)");
   cmd->add_option("--hidden", t.hidden, "hidden width");
   cmd->add_option("--epochs", t.epochs, "training epochs");
   cmd->add_option("--lr", t.lr, "Adam learning rate");
@@ -79,6 +81,7 @@ void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
   cmd->add_option("--parts", a.parts, "ranks (default 4)");
   cmd->add_option("--layers", a.layers, "layer counts, e.g. 2,8,16,32")->delimiter(',');
   cmd->add_option("--hidden", a.hidden, "hidden width (default 256)");
+  cmd->add_option("--model", a.model, "gcn | gcnii (default gcn)");
   cmd->add_option("--stages", a.stages, "pipeline stages (default min(parts, layers))");
   cmd->add_option("--method", a.methods, "partitioners to compare, e.g. metis,random")
       ->delimiter(',');

@@ -1,5 +1,7 @@
 // `strata train`: one process (--mode local), or one rank of an MPI job (graph, pipeline).
+#include <array>
 #include <cstdio>
+#include <span>
 
 #include "commands.h"
 #include "metrics_output.h"
@@ -47,7 +49,22 @@ Shard graph_shard(Communicator& comm, const TrainArgs& args) {
   return exchange_shards(comm, std::move(prepared));
 }
 
-TrainResult train_distributed(Communicator& comm, const TrainArgs& args, MetricsOutput& out) {
+// Rank 0 prints each rank's peak resident memory next to its estimate.
+void report_peak_memory(Communicator& comm, std::int64_t estimate_bytes) {
+  const std::array<double, 2> mine{static_cast<double>(estimate_bytes),
+                                   static_cast<double>(peak_resident_bytes())};
+  std::vector<double> all(2 * static_cast<std::size_t>(comm.size()));
+  comm.all_gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)),
+                  CommCategory::kControl);
+  if (comm.rank() != 0) return;
+  for (int r = 0; r < comm.size(); ++r)
+    std::printf(
+        "memory, rank %d: peak resident %.1f MB, estimated %.1f MB (measured/estimate %.2f)\n", r,
+        all[2 * r + 1] / 1e6, all[2 * r] / 1e6, all[2 * r + 1] / all[2 * r]);
+}
+
+TrainResult train_distributed(Communicator& comm, const TrainArgs& args, MetricsOutput& out,
+                              std::int64_t baseline_bytes) {
   const auto on_epoch = [&](const EpochMetrics& m) { out.epoch(m); };
   if (args.mode == "graph") {
     const Shard shard = graph_shard(comm, args);
@@ -61,7 +78,20 @@ TrainResult train_distributed(Communicator& comm, const TrainArgs& args, Metrics
     validate_pipeline_options(args.pipeline, comm.size(), args.train.layers);
   });
   if (comm.rank() == 0) print_dataset(data);
-  return train_pipeline(comm, data, args.train, args.pipeline, on_epoch);
+  const MemoryEstimate estimate =
+      estimate_pipeline_rank(data, args.train, args.pipeline, comm.size(), comm.rank());
+  if (comm.rank() == 0) {
+    const StageBounds bounds = pipeline_stage_bounds(data, args.train, args.pipeline, comm.size());
+    for (int s = 0; s < comm.size(); ++s)
+      std::printf(
+          "stage %d: layers %d-%d, memory estimate %s + %.1f MB process baseline\n", s,
+          bounds[s] + 1, bounds[s + 1],
+          describe(estimate_pipeline_rank(data, args.train, args.pipeline, comm.size(), s)).c_str(),
+          static_cast<double>(baseline_bytes) / 1e6);
+  }
+  TrainResult result = train_pipeline(comm, data, args.train, args.pipeline, on_epoch);
+  report_peak_memory(comm, estimate.total() + baseline_bytes);
+  return result;
 }
 
 }  // namespace
@@ -71,10 +101,11 @@ int run_train(const TrainArgs& args) {
   if (args.mode == "local") return run_local(args);
   MpiSession session(nullptr, nullptr);
   MpiCommunicator comm;
+  const std::int64_t baseline_bytes = current_resident_bytes();  // MPI up, no data yet
   MetricsOutput out(comm.rank() == 0 ? args.metrics_path : std::string(), comm.rank() == 0);
   TrainResult result;
   try {
-    result = train_distributed(comm, args, out);
+    result = train_distributed(comm, args, out, baseline_bytes);
   } catch (const AgreedError& e) {
     // Setup errors are agreed on: every rank has this one, rank 0 reports it, all exit
     // alike. Anything else ends the whole job from the rank that saw it.

@@ -5,7 +5,7 @@
 namespace strata {
 namespace {
 
-int layer_width(const GcnConfig& c, int l) {
+int layer_width(const ModelConfig& c, int l) {
   if (l == 0) return c.in_features;
   return l == c.num_layers ? c.classes : c.hidden;
 }
@@ -16,7 +16,7 @@ void ensure_shape(Matrix& m, std::int64_t rows, std::int64_t cols) {
 
 }  // namespace
 
-GcnModel::GcnModel(const GcnConfig& config) : config_(config) {
+GcnModel::GcnModel(const ModelConfig& config) : config_(config) {
   STRATA_CHECK(config.num_layers >= 1, "GcnModel: ", config.num_layers, " layers");
   for (int l = 0; l < config.num_layers; ++l) {
     layers_.emplace_back(layer_width(config, l), layer_width(config, l + 1), config.bias,

@@ -100,10 +100,13 @@ ChunkBlock whole_block(const ChunkLayout& layout) {
 }
 
 CsrView row_block(const Csr& a, LocalId begin, LocalId end) {
-  CsrView v = a.view();
-  v.rows = end - begin;
-  v.offsets += begin;
-  return v;
+  return row_block(a.view(), begin, end);
+}
+
+CsrView row_block(CsrView a, LocalId begin, LocalId end) {
+  a.rows = end - begin;
+  a.offsets += begin;
+  return a;
 }
 
 }  // namespace strata

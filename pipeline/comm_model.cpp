@@ -30,7 +30,7 @@ std::int64_t ring_allreduce_bytes(std::int64_t values, int ranks, int bytes) {
 }  // namespace
 
 ModelShape gcn_shape(int in, int hidden, int classes, int layers, bool bias, std::int64_t nodes,
-                     std::int64_t nnz) {
+                     std::int64_t nnz, double in_density) {
   STRATA_REQUIRE(layers >= 1, "a GCN needs at least one layer, got ", layers);
   ModelShape shape;
   shape.widths.push_back(in);
@@ -43,16 +43,41 @@ ModelShape gcn_shape(int in, int hidden, int classes, int layers, bool bias, std
     // Layer 0 never passes a gradient on to the features.
     shape.backward_exchange.push_back(!GcnLayer::aggregate_first(a, b) || l > 0);
     shape.boundary_widths.push_back(b);
-    shape.costs.push_back(static_cast<double>(nnz) * w + static_cast<double>(nodes) * a * b);
+    const double density = l == 0 ? in_density : 1.0;
+    shape.costs.push_back(static_cast<double>(nnz) * w +
+                          static_cast<double>(nodes) * a * b * density);
     shape.parameters += static_cast<std::int64_t>(a) * b + (bias ? b : 0);
   }
   return shape;
 }
 
-ModelShape gcn_shape_of(const Dataset& data, int hidden, int layers) {
-  const std::int64_t n = data.adjacency.rows;
-  return gcn_shape(static_cast<int>(data.features.cols()), hidden, data.num_classes, layers, true,
-                   n, data.adjacency.nnz() + n);
+ModelShape gcnii_shape(int in, int hidden, int classes, int layers, std::int64_t nodes,
+                       std::int64_t nnz, double in_density) {
+  STRATA_REQUIRE(layers >= 1, "a GCNII needs at least one conv, got ", layers);
+  ModelShape shape;
+  shape.widths.assign(static_cast<std::size_t>(layers) + 1, hidden);
+  const double n = static_cast<double>(nodes), h = hidden;
+  for (int l = 0; l < layers; ++l) {
+    shape.exchange_widths.push_back(hidden);
+    shape.backward_exchange.push_back(true);
+    shape.boundary_widths.push_back(2 * hidden);
+    shape.costs.push_back(static_cast<double>(nnz) * h + n * h * h);
+  }
+  shape.costs.front() += n * in * h * in_density;
+  shape.costs.back() += n * h * classes;
+  shape.parameters = static_cast<std::int64_t>(in) * hidden + hidden +
+                     static_cast<std::int64_t>(layers) * hidden * hidden +
+                     static_cast<std::int64_t>(hidden) * classes + classes;
+  return shape;
+}
+
+ModelShape model_shape_of(const Dataset& data, ModelKind kind, int hidden, int layers) {
+  const std::int64_t n = data.adjacency.rows, nnz = data.adjacency.nnz() + n;
+  const int in = static_cast<int>(data.features.cols());
+  const double density = data.features.is_sparse() ? data.features.density() : 1.0;
+  if (kind == ModelKind::kGcnii)
+    return gcnii_shape(in, hidden, data.num_classes, layers, n, nnz, density);
+  return gcn_shape(in, hidden, data.num_classes, layers, true, n, nnz, density);
 }
 
 CommVolume graph_volume(const ModelShape& shape, std::int64_t boundary_pairs, int parts,

@@ -1,39 +1,25 @@
-#include "strata/pipeline/pipeline_stage.h"
+#include "strata/pipeline/gcn_stage.h"
 
 #include "strata/kernels/kernels.h"
+#include "strata/pipeline/stage_buffers.h"
 
 namespace strata {
 
+using stage::ensure_shape;
+using stage::rows;
+using stage::scratch;
+
 namespace {
 
-int width_of(const GcnConfig& c, int l) {
+int width_of(const ModelConfig& c, int l) {
   if (l == 0) return c.in_features;
   return l == c.num_layers ? c.classes : c.hidden;
 }
 
-MatrixView rows(Matrix& m, const ChunkBlock& b) {
-  return m.view().rows_range(b.begin, b.end);
-}
-ConstMatrixView rows(const Matrix& m, const ChunkBlock& b) {
-  return m.view().rows_range(b.begin, b.end);
-}
-
-// A rows x cols view over buffer, which only ever grows: chunks differ in size, and the
-// per-chunk scratch must not be reallocated on every chunk and layer.
-MatrixView scratch(std::vector<float>& buffer, std::int64_t r, std::int64_t c) {
-  const auto size = static_cast<std::size_t>(r * c);
-  if (buffer.size() < size) buffer.resize(size);
-  return {buffer.data(), r, c, c};
-}
-
-void ensure_shape(Matrix& m, std::int64_t r, std::int64_t c) {
-  if (m.rows() != r || m.cols() != c) m = Matrix(r, c);
-}
-
 }  // namespace
 
-PipelineStage::PipelineStage(const GcnConfig& model, int first, int last, const ChunkLayout& layout,
-                             const FeatureMatrix* features, StaleGrad stale)
+GcnStage::GcnStage(const ModelConfig& model, int first, int last, const ChunkLayout& layout,
+                   const FeatureMatrix* features, StaleGrad stale)
     : model_(model),
       first_(first),
       last_(last),
@@ -60,15 +46,15 @@ PipelineStage::PipelineStage(const GcnConfig& model, int first, int last, const 
   output_grad_ = Matrix(n, widths_[last]);
 }
 
-std::span<const GlobalId> PipelineStage::ids(const ChunkBlock& b) const {
+std::span<const GlobalId> GcnStage::ids(const ChunkBlock& b) const {
   return std::span(layout_.order).subspan(b.begin, b.end - b.begin);
 }
 
-void PipelineStage::drop(MatrixView m, const ChunkBlock& b, int layer) const {
+void GcnStage::drop(MatrixView m, const ChunkBlock& b, int layer) const {
   if (dropping()) kernels::dropout(m, ids(b), model_.dropout, model_.seed, epoch_, layer);
 }
 
-void PipelineStage::begin_epoch(std::int64_t epoch, bool training) {
+void GcnStage::begin_epoch(std::int64_t epoch, bool training) {
   epoch_ = epoch;
   training_ = training;
   for (Layer& layer : layers_)
@@ -78,7 +64,7 @@ void PipelineStage::begin_epoch(std::int64_t epoch, bool training) {
 }
 
 // P of layer 0 for every row at once: the features are static, so nothing is historical.
-void PipelineStage::prepare_layer0() {
+void GcnStage::prepare_layer0() {
   Layer& layer = layers_.front();
   const std::span<const GlobalId> all(layout_.order);
   if (sparse_) {
@@ -104,11 +90,11 @@ void PipelineStage::prepare_layer0() {
                   layer.p.view());
 }
 
-MatrixView PipelineStage::input_rows(const ChunkBlock& b) {
+MatrixView GcnStage::input_rows(const ChunkBlock& b) {
   return rows(input_raw_, b);
 }
 
-void PipelineStage::forward(const ChunkBlock& b) {
+void GcnStage::forward(const ChunkBlock& b) {
   if (first_ > 0) {
     const MatrixView p = rows(layers_.front().p, b);
     kernels::copy(rows(input_raw_, b), p);
@@ -124,7 +110,7 @@ void PipelineStage::forward(const ChunkBlock& b) {
   }
 }
 
-void PipelineStage::forward_layer(Layer& layer, const ChunkBlock& b) {
+void GcnStage::forward_layer(Layer& layer, const ChunkBlock& b) {
   const CsrView a = row_block(layout_.a_hat, b.begin, b.end);
   const MatrixView y = rows(layer.y, b);
   if (layer.transform_after) {
@@ -138,19 +124,19 @@ void PipelineStage::forward_layer(Layer& layer, const ChunkBlock& b) {
   if (layer.index + 1 < model_.num_layers) kernels::relu_forward(y, y);
 }
 
-ConstMatrixView PipelineStage::output_rows(const ChunkBlock& b) const {
+ConstMatrixView GcnStage::output_rows(const ChunkBlock& b) const {
   return rows(layers_.back().y, b);
 }
 
-MatrixView PipelineStage::output_grad_rows(const ChunkBlock& b) {
+MatrixView GcnStage::output_grad_rows(const ChunkBlock& b) {
   return rows(output_grad_, b);
 }
 
-ConstMatrixView PipelineStage::input_grad_rows(const ChunkBlock& b) const {
+ConstMatrixView GcnStage::input_grad_rows(const ChunkBlock& b) const {
   return rows(input_grad_, b);
 }
 
-void PipelineStage::backward(const ChunkBlock& b) {
+void GcnStage::backward(const ChunkBlock& b) {
   MatrixView grad = scratch(scratch_y_, b.end - b.begin, widths_[last_]);
   kernels::copy(rows(output_grad_, b), grad);
   for (std::size_t j = layers_.size(); j-- > 0;) {
@@ -162,49 +148,27 @@ void PipelineStage::backward(const ChunkBlock& b) {
     } else {
       grad = rows(input_grad_, b);
     }
-    take_gradient(layer, b, grad);
+    stage::take_gradient(layer.g, b, grad);
+    drop(grad, b, layer.index);
   }
 }
 
-// d loss / d P rows of this block are complete once its own backward has scattered: the
-// blocks that read them fresh ran backward before it. The rows restart from zero.
-void PipelineStage::take_gradient(Layer& layer, const ChunkBlock& b, MatrixView out) {
-  kernels::copy(rows(layer.g, b), out);
-  kernels::zero(rows(layer.g, b));
-  drop(out, b, layer.index);
-}
-
-void PipelineStage::backward_layer(Layer& layer, const ChunkBlock& b, MatrixView grad_y) {
+void GcnStage::backward_layer(Layer& layer, const ChunkBlock& b, MatrixView grad_y) {
   if (layer.index + 1 < model_.num_layers) kernels::relu_backward(rows(layer.y, b), grad_y, grad_y);
   auto params = layer.params.parameters();
   if (model_.bias) kernels::column_sums_accumulate(grad_y, params[1].grad_sum);
   if (!layer.transform_after) {
-    scatter_gradient(layer, b, grad_y);
+    stage::scatter_gradient(b, grad_y, layer.g, scratch_touched_);
     return;
   }
   kernels::gemm_tn_accumulate(rows(layer.z, b), grad_y, params[0].grad_sum);
   if (layer.index == 0) return;  // the features need no gradient
   const MatrixView grad_z = scratch(scratch_z_, b.end - b.begin, layer.params.in());
   kernels::gemm(false, true, 1.0f, grad_y, layer.params.weight().view(), 0.0f, grad_z);
-  scatter_gradient(layer, b, grad_z);
+  stage::scatter_gradient(b, grad_z, layer.g, scratch_touched_);
 }
 
-// G[touched] += Â[block, touched]ᵀ · grad_z. Rows of blocks whose backward already ran
-// receive gradient that is either dropped or kept for next epoch (StaleGrad).
-void PipelineStage::scatter_gradient(Layer& layer, const ChunkBlock& b, ConstMatrixView grad_z) {
-  const MatrixView touched =
-      scratch(scratch_touched_, static_cast<std::int64_t>(b.touched.size()), grad_z.cols);
-  kernels::spmm(b.transposed.view(), grad_z, touched);
-  const MatrixView g = layer.g.view();
-#pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < b.touched.size(); ++i) {
-    float* out = g.row(b.touched[i]);
-    const float* in = touched.row(static_cast<std::int64_t>(i));
-    for (std::int64_t c = 0; c < g.cols; ++c) out[c] += in[c];
-  }
-}
-
-void PipelineStage::end_backward() {
+void GcnStage::end_backward() {
   if (first_ == 0 && !layers_.front().transform_after) {
     Layer& layer = layers_.front();  // dW0 = X_droppedᵀ · G0, G0 exact over all blocks
     const auto sum = layer.params.parameters()[0].grad_sum;
@@ -216,14 +180,14 @@ void PipelineStage::end_backward() {
   for (const Parameter& p : parameters()) kernels::cast_to_float(p.grad_sum, p.grad);
 }
 
-ParameterList PipelineStage::parameters() {
+ParameterList GcnStage::parameters() {
   ParameterList list;
   for (Layer& layer : layers_)
     for (const Parameter& p : layer.params.parameters()) list.push_back(p);
   return list;
 }
 
-void PipelineStage::zero_grad() {
+void GcnStage::zero_grad() {
   for (Layer& layer : layers_) layer.params.zero_grad();
 }
 

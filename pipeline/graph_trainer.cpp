@@ -46,10 +46,10 @@ class GraphTrainer {
       : comm_(comm),
         shard_(shard),
         aggregator_(shard.graph, comm),
-        model_(gcn_config_for(shard.features.cols(), shard.num_classes, config)),
+        model_(make_model(model_config_for(shard.features.cols(), shard.num_classes, config))),
         input_(shard.features),
-        reducer_(model_.parameters()),
-        optimizer_(model_.parameters(), adam_config_for(config)),
+        reducer_(model_->parameters()),
+        optimizer_(model_->parameters(), adam_config_for(config)),
         ids_(shard.graph.local_to_global.begin(),
              shard.graph.local_to_global.begin() + shard.graph.owned),
         grad_(shard.graph.owned, shard.num_classes) {
@@ -79,11 +79,11 @@ class GraphTrainer {
   }
 
   double train_step(std::int64_t epoch) {
-    model_.zero_grad();
-    const Matrix& logits = input_.forward(model_, aggregator_, ids_, true, epoch);
+    model_->zero_grad();
+    const Matrix& logits = input_.forward(*model_, aggregator_, ids_, true, epoch);
     const double loss = kernels::masked_log_softmax_nll(
         logits.view(), shard_.labels, shard_.train_mask, train_count_, grad_.view());
-    model_.backward(aggregator_, grad_.view());
+    model_->backward(aggregator_, grad_.view());
     reducer_.all_reduce(comm_);
     optimizer_.step();
     return loss;
@@ -91,7 +91,7 @@ class GraphTrainer {
 
   void evaluate(std::int64_t epoch, std::array<double, 4>& sums) {
     aggregator_.set_evaluation(true);
-    const Matrix& logits = input_.forward(model_, aggregator_, ids_, false, epoch);
+    const Matrix& logits = input_.forward(*model_, aggregator_, ids_, false, epoch);
     aggregator_.set_evaluation(false);
     int i = 1;
     for (const auto* mask : {&shard_.train_mask, &shard_.val_mask, &shard_.test_mask})
@@ -101,7 +101,7 @@ class GraphTrainer {
   Communicator& comm_;
   const Shard& shard_;
   HaloAggregator aggregator_;
-  GcnModel model_;
+  std::unique_ptr<Model> model_;
   FeatureInput input_;
   GradientReducer reducer_;
   Adam optimizer_;

@@ -30,9 +30,10 @@ TrainResult train_one_process(const Dataset& data, const TrainConfig& config,
   std::vector<GlobalId> global_ids(static_cast<std::size_t>(data.adjacency.rows));
   std::iota(global_ids.begin(), global_ids.end(), GlobalId{0});
 
-  GcnModel model(gcn_config_for(data.features.cols(), data.num_classes, config));
+  const std::unique_ptr<Model> model =
+      make_model(model_config_for(data.features.cols(), data.num_classes, config));
   FeatureInput input(data.features);
-  Adam optimizer(model.parameters(), adam_config_for(config));
+  Adam optimizer(model->parameters(), adam_config_for(config));
   const double train_count = static_cast<double>(count_mask(data.train_mask));
   STRATA_REQUIRE(train_count > 0, "dataset '", data.name, "' has no training vertices");
 
@@ -42,16 +43,16 @@ TrainResult train_one_process(const Dataset& data, const TrainConfig& config,
     EpochMetrics m;
     m.epoch = epoch;
     Timer timer;
-    model.zero_grad();
-    const Matrix& logits = input.forward(model, aggregator, global_ids, true, epoch);
+    model->zero_grad();
+    const Matrix& logits = input.forward(*model, aggregator, global_ids, true, epoch);
     m.loss = kernels::masked_log_softmax_nll(logits.view(), data.labels, data.train_mask,
                                              train_count, grad.view());
-    model.backward(aggregator, grad.view());
+    model->backward(aggregator, grad.view());
     optimizer.step();
     m.epoch_s = timer.seconds();
     m.compute_s = m.epoch_s;
 
-    const Matrix& eval = input.forward(model, aggregator, global_ids, false, epoch);
+    const Matrix& eval = input.forward(*model, aggregator, global_ids, false, epoch);
     m.train_acc = accuracy(eval, data, data.train_mask);
     m.val_acc = accuracy(eval, data, data.val_mask);
     m.test_acc = accuracy(eval, data, data.test_mask);

@@ -43,10 +43,11 @@ PipelineSchedule::PipelineSchedule(Communicator& comm, const Dataset& data,
       train_mask_(select_values(data.train_mask, layout_.order)),
       val_mask_(select_values(data.val_mask, layout_.order)),
       test_mask_(select_values(data.test_mask, layout_.order)),
-      stage_(gcn_config_for(data.features.cols(), data.num_classes, config), bounds[rank_],
-             bounds[rank_ + 1], layout_, rank_ == 0 ? &features_ : nullptr,
-             options.stale_grad == "delay" ? StaleGrad::kDelay : StaleGrad::kDrop),
-      optimizer_(stage_.parameters(), adam_config_for(config)),
+      stage_(make_pipeline_stage(
+          model_config_for(data.features.cols(), data.num_classes, config), bounds[rank_],
+          bounds[rank_ + 1], layout_, rank_ == 0 ? &features_ : nullptr,
+          options.stale_grad == "delay" ? StaleGrad::kDelay : StaleGrad::kDrop)),
+      optimizer_(stage_->parameters(), adam_config_for(config)),
       train_count_(static_cast<double>(count_mask(train_mask_))) {
   STRATA_REQUIRE(train_count_ > 0, "dataset '", data.name, "' has no training vertices");
 }
@@ -59,9 +60,9 @@ std::vector<int> PipelineSchedule::chunk_order(std::int64_t epoch, const Blocks&
 }
 
 double PipelineSchedule::chunk_loss(const ChunkBlock& b) {
-  return kernels::masked_log_softmax_nll(stage_.output_rows(b), block_of(labels_, b),
+  return kernels::masked_log_softmax_nll(stage_->output_rows(b), block_of(labels_, b),
                                          block_of(train_mask_, b), train_count_,
-                                         stage_.output_grad_rows(b));
+                                         stage_->output_grad_rows(b));
 }
 
 // Tags: forward chunk c is c, backward K + c, evaluation 2K (K = chunks of layout_).
@@ -73,15 +74,15 @@ double PipelineSchedule::forward_pass(const Blocks& blocks, const std::vector<in
   if (rank_ > 0)
     for (int c : order)
       receives.push_back(
-          comm_.irecv(rank_ - 1, base + c, bytes(stage_.input_rows(blocks[c])), category));
+          comm_.irecv(rank_ - 1, base + c, bytes(stage_->input_rows(blocks[c])), category));
   double loss = 0;
   for (std::size_t i = 0; i < order.size(); ++i) {
     const ChunkBlock& b = blocks[order[i]];
     if (rank_ > 0) comm_.wait(receives[i]);
-    stage_.forward(b);
+    stage_->forward(b);
     if (!last_stage())
       sends.push_back(
-          comm_.isend(rank_ + 1, base + order[i], bytes(stage_.output_rows(b)), category));
+          comm_.isend(rank_ + 1, base + order[i], bytes(stage_->output_rows(b)), category));
     else if (training)
       loss += chunk_loss(b);
   }
@@ -95,27 +96,27 @@ void PipelineSchedule::backward_pass(const Blocks& blocks, const std::vector<int
   if (!last_stage())
     for (auto it = order.rbegin(); it != order.rend(); ++it)
       receives.push_back(comm_.irecv(rank_ + 1, base + *it,
-                                     bytes(stage_.output_grad_rows(blocks[*it])),
+                                     bytes(stage_->output_grad_rows(blocks[*it])),
                                      CommCategory::kStageBackward));
   for (std::size_t i = 0; i < order.size(); ++i) {
     const int c = order[order.size() - 1 - i];
     const ChunkBlock& b = blocks[c];
     if (!last_stage()) comm_.wait(receives[i]);
-    stage_.backward(b);
+    stage_->backward(b);
     if (rank_ > 0)
-      sends.push_back(comm_.isend(rank_ - 1, base + c, bytes(stage_.input_grad_rows(b)),
+      sends.push_back(comm_.isend(rank_ - 1, base + c, bytes(stage_->input_grad_rows(b)),
                                   CommCategory::kStageBackward));
   }
-  stage_.end_backward();
+  stage_->end_backward();
   comm_.wait_all(sends);
 }
 
 std::array<double, 4> PipelineSchedule::evaluate(std::int64_t epoch) {
-  stage_.begin_epoch(epoch, false);
+  stage_->begin_epoch(epoch, false);
   forward_pass(whole_, {0}, false);
   std::array<double, 4> sums{0, 0, 0, 0};
   if (!last_stage()) return sums;
-  const ConstMatrixView logits = stage_.output_rows(whole_[0]);
+  const ConstMatrixView logits = stage_->output_rows(whole_[0]);
   int i = 1;
   for (const auto* mask : {&train_mask_, &val_mask_, &test_mask_})
     sums[i++] = static_cast<double>(kernels::argmax_correct(logits, labels_, *mask));
@@ -128,8 +129,8 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   const std::vector<int> order = chunk_order(epoch, blocks);
   const ByteCounters before = comm_.counters();
   Timer timer;
-  stage_.zero_grad();
-  stage_.begin_epoch(epoch, true);
+  stage_->zero_grad();
+  stage_->begin_epoch(epoch, true);
   const double loss = forward_pass(blocks, order, true);
   backward_pass(blocks, order);
   optimizer_.step();

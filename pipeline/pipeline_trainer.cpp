@@ -11,8 +11,6 @@
 #include "strata/pipeline/training_common.h"
 
 namespace strata {
-namespace {}  // namespace
-
 void validate_pipeline_options(const PipelineOptions& o, int stages, int layers) {
   STRATA_REQUIRE(o.chunks >= 1, "--chunks must be at least 1, got ", o.chunks);
   STRATA_REQUIRE(o.stale_grad == "drop" || o.stale_grad == "delay",
@@ -23,27 +21,31 @@ void validate_pipeline_options(const PipelineOptions& o, int stages, int layers)
   parse_partition_method(o.chunking);
 }
 
-namespace {
-
-StageBounds stage_bounds(const Dataset& d, const TrainConfig& c, const PipelineOptions& o,
-                         int stages) {
+StageBounds pipeline_stage_bounds(const Dataset& d, const TrainConfig& c, const PipelineOptions& o,
+                                  int stages) {
   if (!o.layer_split.empty()) {
     StageBounds b = parse_layer_split(o.layer_split, c.layers);
     STRATA_REQUIRE(static_cast<int>(b.size()) == stages + 1, "--layer-split names ", b.size() - 1,
                    " stages, the job has ", stages, " ranks");
     return b;
   }
-  const ModelShape shape = gcn_shape_of(d, c.hidden, c.layers);
+  const ModelShape shape = model_shape_of(d, parse_model_kind(c.model), c.hidden, c.layers);
   return split_layers_by_cost(shape.costs, stages);
 }
 
-}  // namespace
+MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& config,
+                                      const PipelineOptions& options, int stages, int stage) {
+  const StageBounds bounds = pipeline_stage_bounds(data, config, options, stages);
+  return estimate_pipeline_memory(data,
+                                  model_config_for(data.features.cols(), data.num_classes, config),
+                                  bounds, stage, options.chunks);
+}
 
 TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainConfig& config,
                            const PipelineOptions& options, const EpochCallback& on_epoch) {
   validate_train_config(config);
   validate_pipeline_options(options, comm.size(), config.layers);
-  const StageBounds bounds = stage_bounds(data, config, options, comm.size());
+  const StageBounds bounds = pipeline_stage_bounds(data, config, options, comm.size());
   const auto chunk_of = make_chunks(data.adjacency, options.chunks,
                                     parse_partition_method(options.chunking), config.seed);
   PipelineSchedule schedule(comm, data, config, options, bounds,

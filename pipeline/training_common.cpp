@@ -7,7 +7,7 @@
 namespace strata {
 
 void validate_train_config(const TrainConfig& c) {
-  STRATA_REQUIRE(c.model == "gcn", "--model: unknown model '", c.model, "' (available: gcn)");
+  parse_model_kind(c.model);
   STRATA_REQUIRE(c.layers >= 1, "--layers must be at least 1, got ", c.layers);
   STRATA_REQUIRE(c.hidden >= 1, "--hidden must be at least 1, got ", c.hidden);
   STRATA_REQUIRE(c.epochs >= 0, "--epochs must not be negative, got ", c.epochs);
@@ -18,14 +18,17 @@ void validate_train_config(const TrainConfig& c) {
                  c.weight_decay);
 }
 
-GcnConfig gcn_config_for(std::int64_t in_features, std::int32_t classes, const TrainConfig& c) {
-  GcnConfig m;
+ModelConfig model_config_for(std::int64_t in_features, std::int32_t classes, const TrainConfig& c) {
+  ModelConfig m;
   m.in_features = static_cast<int>(in_features);
   m.hidden = c.hidden;
   m.classes = classes;
   m.num_layers = c.layers;
   m.dropout = c.dropout;
   m.seed = c.seed;
+  m.kind = parse_model_kind(c.model);
+  m.alpha = c.alpha;
+  m.lambda = c.lambda;
   return m;
 }
 
@@ -53,7 +56,7 @@ FeatureInput::FeatureInput(const FeatureMatrix& features) : features_(features) 
   if (features.is_sparse()) sparse_.emplace(features.sparse().view());
 }
 
-const Matrix& FeatureInput::forward(GcnModel& model, Aggregator& aggregator,
+const Matrix& FeatureInput::forward(Model& model, Aggregator& aggregator,
                                     std::span<const GlobalId> ids, bool training,
                                     std::int64_t epoch) {
   if (sparse_) return model.forward(aggregator, *sparse_, ids, training, epoch);

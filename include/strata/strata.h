@@ -2,6 +2,7 @@
 #pragma once
 #include "strata/comm/mpi_communicator.h"
 #include "strata/comm/mpi_session.h"
+#include "strata/core/memory.h"
 #include "strata/core/timer.h"
 #include "strata/datasets/dataset.h"
 #include "strata/partition/chunks.h"

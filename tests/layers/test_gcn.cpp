@@ -59,7 +59,7 @@ TEST_CASE("aggregate-first first layer skips the backward exchange", "[layers][g
 
 TEST_CASE("GcnModel gradients with ReLU, no dropout", "[layers][model]") {
   LocalAggregator agg(hand_graph());
-  GcnConfig config{3, 4, 2, 3, 0.0f, true, 11};
+  ModelConfig config{3, 4, 2, 3, 0.0f, true, 11};
   GcnModel model(config);
   // Nonzero biases: with zero ones a row whose ReLU inputs all die sits exactly on a kink.
   for (GcnLayer& layer : model.layers())
@@ -81,7 +81,7 @@ TEST_CASE("GcnModel gradients with ReLU, no dropout", "[layers][model]") {
 
 TEST_CASE("GcnModel with dropout trains deterministically", "[layers][model]") {
   LocalAggregator agg(hand_graph());
-  GcnConfig config{3, 8, 2, 2, 0.5f, true, 11};
+  ModelConfig config{3, 8, 2, 2, 0.5f, true, 11};
   const Matrix x = random_matrix(5, 3, 4);
   const std::vector<GlobalId> ids{0, 1, 2, 3, 4};
   const std::vector<std::int32_t> labels{0, 1, 0, 1, 1};

@@ -62,7 +62,7 @@ struct Run {
 };
 
 // Trains `epochs` steps with dropout; dense or sparse input, everything else equal.
-Run train(const GcnConfig& config, const SparsePair& x, bool sparse, int epochs) {
+Run train(const ModelConfig& config, const SparsePair& x, bool sparse, int epochs) {
   const Csr a_hat = random_graph(static_cast<LocalId>(x.dense.rows()), 7);
   LocalAggregator agg(a_hat);
   GcnModel model(config);
@@ -91,7 +91,7 @@ Run train(const GcnConfig& config, const SparsePair& x, bool sparse, int epochs)
   return run;
 }
 
-void check_same_runs(const GcnConfig& config, const SparsePair& x) {
+void check_same_runs(const ModelConfig& config, const SparsePair& x) {
   const Run dense = train(config, x, false, 5);
   const Run sparse = train(config, x, true, 5);
   for (std::size_t e = 0; e < dense.losses.size(); ++e)
@@ -152,14 +152,14 @@ TEST_CASE("SparseFeatures transpose follows dropout and reset", "[layers][sparse
 
 TEST_CASE("sparse and dense input train alike, transform-first layer 0", "[layers][sparse]") {
   const SparsePair x = random_sparse(61, 57, 0.1f, 3);
-  check_same_runs(GcnConfig{57, 8, 3, 2, 0.5f, true, 11}, x);
-  check_same_runs(GcnConfig{57, 6, 3, 3, 0.3f, true, 12}, x);
-  check_same_runs(GcnConfig{57, 8, 3, 1, 0.5f, false, 13}, x);
+  check_same_runs(ModelConfig{57, 8, 3, 2, 0.5f, true, 11}, x);
+  check_same_runs(ModelConfig{57, 6, 3, 3, 0.3f, true, 12}, x);
+  check_same_runs(ModelConfig{57, 8, 3, 1, 0.5f, false, 13}, x);
 }
 
 TEST_CASE("sparse and dense input train alike, aggregate-first layer 0", "[layers][sparse]") {
   const SparsePair x = random_sparse(40, 5, 0.3f, 4);
-  check_same_runs(GcnConfig{5, 16, 3, 2, 0.5f, true, 14}, x);
+  check_same_runs(ModelConfig{5, 16, 3, 2, 0.5f, true, 14}, x);
 }
 
 TEST_CASE("sparse first layer gradients, finite differences", "[layers][sparse]") {
@@ -188,7 +188,7 @@ TEST_CASE("GcnModel on sparse input, finite differences", "[layers][sparse]") {
   LocalAggregator agg(hand_graph());
   const SparsePair x = random_sparse(5, 9, 0.4f, 7);
   SparseFeatures features(x.sparse.view());
-  GcnModel model(GcnConfig{9, 4, 2, 2, 0.0f, true, 21});
+  GcnModel model(ModelConfig{9, 4, 2, 2, 0.0f, true, 21});
   for (GcnLayer& layer : model.layers())
     for (float& b : layer.bias()) b = 0.05f;
   const Matrix r = random_matrix(5, 2, 8);

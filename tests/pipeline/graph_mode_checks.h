@@ -42,7 +42,8 @@ inline TrainResult train_rank(Communicator& comm, const Dataset& d,
 
 inline CommVolume predicted_volume(const Dataset& d, std::span<const std::int32_t> parts, int p,
                                    const TrainConfig& config) {
-  const ModelShape shape = gcn_shape_of(d, config.hidden, config.layers);
+  const ModelShape shape =
+      model_shape_of(d, parse_model_kind(config.model), config.hidden, config.layers);
   return graph_volume(shape, measure_partition(d.adjacency, parts, p).boundary_pairs, p);
 }
 

@@ -4,23 +4,26 @@
 using namespace strata;
 
 TEST_CASE("graph mode on 1, 2, 3 and 4 threads trains exactly like one process") {
-  for (bool sparse : {false, true})
-    for (int layers : {2, 3}) {
-      const Dataset d = testing::graph_mode_dataset(sparse);
-      const TrainConfig config = testing::graph_mode_config(layers);
-      const TrainResult reference = train_one_process(d, config, nullptr);
-      for (int p : {1, 2, 3, 4}) {
-        INFO((sparse ? "sparse" : "dense") << " features, " << layers << " layers");
-        const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, p});
-        std::vector<TrainResult> results(static_cast<std::size_t>(p));
-        run_in_process(p, [&](Communicator& comm) {
-          results[comm.rank()] = testing::train_rank(comm, d, parts, config);
-        });
-        const CommVolume v = testing::predicted_volume(d, parts, p, config);
-        for (const TrainResult& got : results)
-          testing::check_matches_reference(got, reference, v, p);
+  for (const char* model : {"gcn", "gcnii"})
+    for (bool sparse : {false, true})
+      for (int layers : {2, 3}) {
+        const Dataset d = testing::graph_mode_dataset(sparse);
+        TrainConfig config = testing::graph_mode_config(layers);
+        config.model = model;
+        const TrainResult reference = train_one_process(d, config, nullptr);
+        for (int p : {1, 2, 3, 4}) {
+          INFO(model << ", " << (sparse ? "sparse" : "dense") << " features, " << layers
+                     << " layers");
+          const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, p});
+          std::vector<TrainResult> results(static_cast<std::size_t>(p));
+          run_in_process(p, [&](Communicator& comm) {
+            results[comm.rank()] = testing::train_rank(comm, d, parts, config);
+          });
+          const CommVolume v = testing::predicted_volume(d, parts, p, config);
+          for (const TrainResult& got : results)
+            testing::check_matches_reference(got, reference, v, p);
+        }
       }
-    }
 }
 
 TEST_CASE("on-the-fly scatter gives each rank the shard it would read from a file") {

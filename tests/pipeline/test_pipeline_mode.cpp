@@ -20,7 +20,7 @@ std::vector<TrainResult> run_pipeline(int stages, const Dataset& d, const TrainC
 
 CommVolume predicted(const Dataset& d, const TrainConfig& c, int stages) {
   const std::int64_t n = d.adjacency.rows;
-  const ModelShape shape = gcn_shape_of(d, c.hidden, c.layers);
+  const ModelShape shape = model_shape_of(d, parse_model_kind(c.model), c.hidden, c.layers);
   return pipeline_volume(shape, split_layers_by_cost(shape.costs, stages), n);
 }
 
@@ -46,20 +46,22 @@ void check_same_losses(const TrainResult& got, const TrainResult& reference) {
 }  // namespace
 
 TEST_CASE("pipeline mode with one chunk is exact on 1 to 4 stages, bytes as predicted") {
-  for (bool sparse : {false, true}) {
-    const Dataset d = testing::graph_mode_dataset(sparse);
-    TrainConfig config = testing::graph_mode_config(4);
-    const TrainResult reference = train_one_process(d, config, nullptr);
-    PipelineOptions options;
-    options.chunks = 1;
-    for (int stages = 1; stages <= 4; ++stages) {
-      INFO((sparse ? "sparse" : "dense") << ", " << stages << " stages");
-      for (const TrainResult& got : run_pipeline(stages, d, config, options)) {
-        check_same_losses(got, reference);
-        check_bytes(got, predicted(d, config, stages));
+  for (const char* model : {"gcn", "gcnii"})
+    for (bool sparse : {false, true}) {
+      const Dataset d = testing::graph_mode_dataset(sparse);
+      TrainConfig config = testing::graph_mode_config(4);
+      config.model = model;
+      const TrainResult reference = train_one_process(d, config, nullptr);
+      PipelineOptions options;
+      options.chunks = 1;
+      for (int stages = 1; stages <= 4; ++stages) {
+        INFO(model << ", " << (sparse ? "sparse" : "dense") << ", " << stages << " stages");
+        for (const TrainResult& got : run_pipeline(stages, d, config, options)) {
+          check_same_losses(got, reference);
+          check_bytes(got, predicted(d, config, stages));
+        }
       }
     }
-  }
 }
 
 TEST_CASE("exact warm-up epochs match one process whatever the chunk count") {
@@ -77,29 +79,35 @@ TEST_CASE("exact warm-up epochs match one process whatever the chunk count") {
 
 TEST_CASE("chunked pipeline: bytes as predicted, history read, close to exact training") {
   const Dataset d = testing::graph_mode_dataset(false);
-  TrainConfig config = testing::graph_mode_config(4);
-  config.epochs = 40;
-  config.dropout = 0.0f;
-  const double exact = train_one_process(d, config, nullptr).epochs.back().loss;
-  for (const char* stale : {"drop", "delay"})
-    for (bool alternate : {false, true}) {
-      INFO(stale << (alternate ? ", alternating" : ""));
-      PipelineOptions options;
-      options.chunks = 5;
-      options.stale_grad = stale;
-      options.alternate_order = alternate;
-      const auto results = run_pipeline(2, d, config, options);
-      for (const TrainResult& got : results) {
-        check_bytes(got, predicted(d, config, 2));
-        CHECK(got.epochs.back().history_fraction > 0.0);
-        // Dropping stale gradients stays close to exact training; delaying them is
-        // measured in benchmarks (it is less stable), here it only has to stay finite.
-        if (std::string(stale) == "drop") CHECK(got.epochs.back().loss < 1.1 * exact);
-        CHECK(std::isfinite(got.epochs.back().loss));
-        CHECK(got.epochs.back().stage_idle_s.size() == 2);
+  for (const char* model : {"gcn", "gcnii"}) {
+    TrainConfig config = testing::graph_mode_config(4);
+    config.model = model;
+    config.epochs = 40;
+    config.dropout = 0.0f;
+    const double exact = train_one_process(d, config, nullptr).epochs.back().loss;
+    for (const char* stale : {"drop", "delay"})
+      for (bool alternate : {false, true}) {
+        INFO(model << ", " << stale << (alternate ? ", alternating" : ""));
+        PipelineOptions options;
+        options.chunks = 5;
+        options.stale_grad = stale;
+        options.alternate_order = alternate;
+        const auto results = run_pipeline(2, d, config, options);
+        for (const TrainResult& got : results) {
+          check_bytes(got, predicted(d, config, 2));
+          CHECK(got.epochs.back().history_fraction > 0.0);
+          // Dropping stale gradients stays close to exact training; delaying them is
+          // measured in benchmarks (it is less stable), here it only has to stay finite.
+          // On this small dense graph many of Â's entries read history; gcnii feels it
+          // more (measured 1.11 x exact at 40 epochs, gcn 1.01 x).
+          const double bound = std::string(model) == "gcn" ? 1.1 : 1.3;
+          if (std::string(stale) == "drop") CHECK(got.epochs.back().loss < bound * exact);
+          CHECK(std::isfinite(got.epochs.back().loss));
+          CHECK(got.epochs.back().stage_idle_s.size() == 2);
+        }
+        CHECK(results[0].epochs.back().loss == results[1].epochs.back().loss);
       }
-      CHECK(results[0].epochs.back().loss == results[1].epochs.back().loss);
-    }
+  }
 }
 
 TEST_CASE("pipeline options are checked before any work") {
@@ -112,4 +120,44 @@ TEST_CASE("pipeline options are checked before any work") {
   CHECK_THROWS_WITH(run_pipeline(3, d, config, options), Catch::Contains("needs at least 3"));
   options.layer_split = "1,2";
   CHECK_THROWS_WITH(run_pipeline(2, d, config, options), Catch::Contains("sums to 3"));
+}
+
+namespace {
+
+// The dataset with every edge between different range chunks removed: the chunked
+// pipeline then never reads history and drops no gradient, so it must be exact.
+Dataset without_cross_chunk_edges(Dataset d, int chunks) {
+  const auto chunk = partition_graph(d.adjacency, {PartitionMethod::kRange, chunks});
+  Csr kept;
+  kept.rows = kept.cols = d.adjacency.rows;
+  for (LocalId u = 0; u < d.adjacency.rows; ++u) {
+    for (LocalId v : d.adjacency.neighbors(u))
+      if (chunk[u] == chunk[v]) kept.indices.push_back(v);
+    kept.offsets.push_back(static_cast<EdgeOffset>(kept.indices.size()));
+  }
+  d.adjacency = std::move(kept);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "chunks that share no edges: K chunks are exact, so the schedule and the stage "
+    "boundary gradients are") {
+  const Dataset d = without_cross_chunk_edges(testing::graph_mode_dataset(true), 4);
+  for (const char* model : {"gcn", "gcnii"}) {
+    TrainConfig config = testing::graph_mode_config(4);
+    config.model = model;
+    const TrainResult reference = train_one_process(d, config, nullptr);
+    PipelineOptions options;
+    options.chunks = 4;
+    options.chunking = "range";
+    for (int stages : {2, 4}) {
+      INFO(model << ", " << stages << " stages");
+      for (const TrainResult& got : run_pipeline(stages, d, config, options)) {
+        check_same_losses(got, reference);
+        for (const auto& m : got.epochs) CHECK(m.history_fraction == 0.0);
+      }
+    }
+  }
 }

@@ -5,41 +5,34 @@
 #include <vector>
 
 #include "strata/layers/gcn_layer.h"
+#include "strata/layers/model.h"
 #include "strata/layers/sparse_features.h"
 
 namespace strata {
 
-struct GcnConfig {
-  int in_features = 0;
-  int hidden = 16;
-  int classes = 0;
-  int num_layers = 2;  // >= 1
-  float dropout = 0.5f;
-  bool bias = true;
-  std::uint64_t seed = 0;
-};
-
-class GcnModel {
+class GcnModel : public Model {
  public:
-  explicit GcnModel(const GcnConfig& config);
+  explicit GcnModel(const ModelConfig& config);
 
   // Logits for the owned rows; global_ids key the dropout masks. The returned matrix and
   // features_owned must stay valid until backward.
   const Matrix& forward(Aggregator& aggregator, ConstMatrixView features_owned,
-                        std::span<const GlobalId> global_ids, bool training, std::int64_t epoch);
+                        std::span<const GlobalId> global_ids, bool training,
+                        std::int64_t epoch) override;
   // The same with sparse input features. A transform-first layer 0 computes X W by SpMM
   // and dW with Xᵀ; an aggregate-first one (F <= its width) uses a dense copy of X.
   // Input dropout draws the dense path's mask, so both give the same logits. features
   // must stay valid and unchanged until backward (dropout rewrites its own values).
   const Matrix& forward(Aggregator& aggregator, SparseFeatures& features,
-                        std::span<const GlobalId> global_ids, bool training, std::int64_t epoch);
+                        std::span<const GlobalId> global_ids, bool training,
+                        std::int64_t epoch) override;
   // Accumulates parameter gradients from d loss / d logits of the last forward.
-  void backward(Aggregator& aggregator, ConstMatrixView grad_logits);
+  void backward(Aggregator& aggregator, ConstMatrixView grad_logits) override;
 
-  ParameterList parameters();
-  void zero_grad();
+  ParameterList parameters() override;
+  void zero_grad() override;
   std::vector<GcnLayer>& layers() { return layers_; }
-  const GcnConfig& config() const { return config_; }
+  const ModelConfig& config() const { return config_; }
 
  private:
   ConstMatrixView layer_input(int l, ConstMatrixView features, std::int64_t rows);
@@ -49,7 +42,7 @@ class GcnModel {
   void finish_layer(int l);
   bool dropping() const { return training_ && config_.dropout > 0.0f; }
 
-  GcnConfig config_;
+  ModelConfig config_;
   std::vector<GcnLayer> layers_;
   std::vector<Matrix> outputs_;  // layer outputs, ReLU applied except the last
   std::vector<Matrix> dropped_;  // dropout(input) of each layer when dropping

@@ -11,7 +11,7 @@ struct Parameter {
   // Where backward accumulates the gradient, in double; grad is its float cast. Ranks
   // all-reduce these sums (kernels/cpu/gradient_sums.cpp says why).
   std::span<double> grad_sum;
-  bool decay = true;      // whether weight decay applies
+  bool decay = true;  // whether weight decay applies
 };
 
 using ParameterList = std::vector<Parameter>;

@@ -35,5 +35,6 @@ ChunkBlock whole_block(const ChunkLayout& layout);
 
 // Row block [begin, end) of a CSR as a view (offsets stay absolute).
 CsrView row_block(const Csr& a, LocalId begin, LocalId end);
+CsrView row_block(CsrView a, LocalId begin, LocalId end);
 
 }  // namespace strata

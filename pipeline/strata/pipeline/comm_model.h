@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "strata/datasets/dataset.h"
+#include "strata/layers/model.h"
 #include "strata/pipeline/stage_split.h"
 
 namespace strata {
@@ -23,11 +24,23 @@ struct ModelShape {
 };
 
 // A GCN stack (layers/gcn_model.h) over a graph with `nnz` entries in Â.
+// in_density: the nonzero fraction of the input features (sparse input costs that much of
+// a dense product in layer 0).
 ModelShape gcn_shape(int in, int hidden, int classes, int layers, bool bias, std::int64_t nodes,
-                     std::int64_t nnz);
+                     std::int64_t nnz, double in_density = 1.0);
 
-// gcn_shape for a dataset: its feature width, classes, N and the entries of Â (A + I).
-ModelShape gcn_shape_of(const Dataset& data, int hidden, int layers);
+// GCNII (layers/gcnii_model.h) with `layers` convolutions: every conv exchanges width
+// `hidden` both ways (conv 1's input h0 needs its gradient), a stage boundary carries
+// [h | h0] (2 hidden), the linear layers are folded into the first and last conv's cost.
+ModelShape gcnii_shape(int in, int hidden, int classes, int layers, std::int64_t nodes,
+                       std::int64_t nnz, double in_density = 1.0);
+
+// The shape of a model over a dataset: its feature width, classes, N and the entries of
+// Â (A + I).
+ModelShape model_shape_of(const Dataset& data, ModelKind kind, int hidden, int layers);
+inline ModelShape gcn_shape_of(const Dataset& data, int hidden, int layers) {
+  return model_shape_of(data, ModelKind::kGcn, hidden, layers);
+}
 
 struct CommVolume {
   std::int64_t halo_fwd = 0;

@@ -1,5 +1,4 @@
-// One pipeline stage: the consecutive GCN layers [first, last) computed chunk by chunk
-// over every vertex (in chunk order, chunk_layout.h). Per layer it keeps full-size
+// A pipeline stage of the plain GCN: layers [first, last). Per layer it keeps full-size
 // buffers: the aggregated input P (this epoch's rows for chunks already run, the last
 // pass's rows, i.e. history, for the others), its aggregation Z, the output Y and the
 // gradient accumulator G. Layer 0 reads the static features, so its P is computed whole
@@ -12,38 +11,28 @@
 
 #include "strata/datasets/feature_matrix.h"
 #include "strata/layers/gcn_layer.h"
-#include "strata/layers/gcn_model.h"
 #include "strata/layers/sparse_features.h"
-#include "strata/pipeline/chunk_layout.h"
+#include "strata/pipeline/pipeline_stage.h"
 
 namespace strata {
 
-enum class StaleGrad { kDrop, kDelay };
-
-class PipelineStage {
+class GcnStage : public PipelineStage {
  public:
   // features: the input features in chunk order (stage with layer 0 only, else null).
-  PipelineStage(const GcnConfig& model, int first, int last, const ChunkLayout& layout,
-                const FeatureMatrix* features, StaleGrad stale);
+  GcnStage(const ModelConfig& model, int first, int last, const ChunkLayout& layout,
+           const FeatureMatrix* features, StaleGrad stale);
 
-  int first() const { return first_; }
-  int last() const { return last_; }
+  void begin_epoch(std::int64_t epoch, bool training) override;
+  MatrixView input_rows(const ChunkBlock& b) override;
+  void forward(const ChunkBlock& b) override;
+  ConstMatrixView output_rows(const ChunkBlock& b) const override;
+  MatrixView output_grad_rows(const ChunkBlock& b) override;
+  void backward(const ChunkBlock& b) override;
+  ConstMatrixView input_grad_rows(const ChunkBlock& b) const override;
+  void end_backward() override;
 
-  void begin_epoch(std::int64_t epoch, bool training);
-  // Stage > 0: the raw input rows of block b (the previous stage's output) go here.
-  MatrixView input_rows(const ChunkBlock& b);
-  void forward(const ChunkBlock& b);
-  ConstMatrixView output_rows(const ChunkBlock& b) const;
-  // d loss / d output rows of block b go here before backward(b).
-  MatrixView output_grad_rows(const ChunkBlock& b);
-  void backward(const ChunkBlock& b);
-  // d loss / d raw input rows of block b, after backward(b) (stage > 0).
-  ConstMatrixView input_grad_rows(const ChunkBlock& b) const;
-  // Finishes the gradients: layer 0's weight (it needs every block), then the float casts.
-  void end_backward();
-
-  ParameterList parameters();
-  void zero_grad();
+  ParameterList parameters() override;
+  void zero_grad() override;
 
  private:
   struct Layer {
@@ -55,13 +44,11 @@ class PipelineStage {
   void prepare_layer0();
   void forward_layer(Layer& layer, const ChunkBlock& b);
   void backward_layer(Layer& layer, const ChunkBlock& b, MatrixView grad_y);
-  void scatter_gradient(Layer& layer, const ChunkBlock& b, ConstMatrixView grad_z);
-  void take_gradient(Layer& layer, const ChunkBlock& b, MatrixView out);
   std::span<const GlobalId> ids(const ChunkBlock& b) const;
   bool dropping() const { return training_ && model_.dropout > 0.0f; }
   void drop(MatrixView rows, const ChunkBlock& b, int layer) const;
 
-  GcnConfig model_;
+  ModelConfig model_;
   int first_, last_;
   std::vector<int> widths_;
   const ChunkLayout& layout_;

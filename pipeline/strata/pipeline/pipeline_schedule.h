@@ -40,7 +40,7 @@ class PipelineSchedule {
   FeatureMatrix features_;         // chunk order; stage 0 only
   std::vector<std::int32_t> labels_;
   std::vector<std::uint8_t> train_mask_, val_mask_, test_mask_;  // chunk order
-  PipelineStage stage_;
+  std::unique_ptr<PipelineStage> stage_;
   Adam optimizer_;
   double train_count_ = 0;
 };

@@ -5,12 +5,22 @@
 #pragma once
 #include "strata/comm/communicator.h"
 #include "strata/datasets/dataset.h"
+#include "strata/pipeline/memory_estimate.h"
+#include "strata/pipeline/stage_split.h"
 #include "strata/pipeline/train_config.h"
 
 namespace strata {
 
 // Input errors for options that cannot work with `stages` ranks and `layers` layers.
 void validate_pipeline_options(const PipelineOptions& options, int stages, int layers);
+
+// The layers of each stage: --layer-split, or balanced by the model's estimated cost.
+StageBounds pipeline_stage_bounds(const Dataset& data, const TrainConfig& config,
+                                  const PipelineOptions& options, int stages);
+
+// What stage `stage` of `stages` will hold (memory_estimate.h), before it is allocated.
+MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& config,
+                                      const PipelineOptions& options, int stages, int stage);
 
 // Collective over comm (one stage per rank). Every rank passes the same dataset (only
 // stage 0 reads the features, only the last stage the labels). Every rank gets the same

@@ -9,7 +9,7 @@
 namespace strata {
 
 struct TrainConfig {
-  std::string model = "gcn";
+  std::string model = "gcn";  // gcn | gcnii
   int layers = 2;
   int hidden = 16;
   int epochs = 200;
@@ -17,6 +17,8 @@ struct TrainConfig {
   float weight_decay = 5e-4f;
   float dropout = 0.5f;
   std::uint64_t seed = 0;
+  float alpha = 0.1f;   // gcnii initial residual
+  float lambda = 0.5f;  // gcnii identity mapping strength
 };
 
 // Mode `pipeline` (and the pipeline side of `hybrid`).

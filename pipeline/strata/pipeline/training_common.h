@@ -8,7 +8,7 @@
 
 #include "strata/datasets/feature_matrix.h"
 #include "strata/kernels/kernels.h"
-#include "strata/layers/gcn_model.h"
+#include "strata/layers/model.h"
 #include "strata/layers/optimizer.h"
 #include "strata/layers/sparse_features.h"
 #include "strata/pipeline/train_config.h"
@@ -17,7 +17,7 @@ namespace strata {
 
 // Input errors naming the CLI flag for every out-of-range setting.
 void validate_train_config(const TrainConfig& config);
-GcnConfig gcn_config_for(std::int64_t in_features, std::int32_t classes, const TrainConfig& c);
+ModelConfig model_config_for(std::int64_t in_features, std::int32_t classes, const TrainConfig& c);
 AdamConfig adam_config_for(const TrainConfig& c);
 std::int64_t count_mask(std::span<const std::uint8_t> mask);
 // values[ids[0]], values[ids[1]], ...
@@ -49,7 +49,7 @@ TrainResult run_epochs(int epochs, EpochFn&& one_epoch, const EpochCallback& on_
 class FeatureInput {
  public:
   explicit FeatureInput(const FeatureMatrix& features);
-  const Matrix& forward(GcnModel& model, Aggregator& aggregator, std::span<const GlobalId> ids,
+  const Matrix& forward(Model& model, Aggregator& aggregator, std::span<const GlobalId> ids,
                         bool training, std::int64_t epoch);
 
  private:

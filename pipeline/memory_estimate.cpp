@@ -1,0 +1,109 @@
+#include "strata/pipeline/memory_estimate.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace strata {
+namespace {
+
+constexpr std::int64_t kFloat = 4, kIndex = 4, kOffset = 8;
+
+std::int64_t csr_bytes(std::int64_t rows, std::int64_t nnz, bool values) {
+  return (rows + 1) * kOffset + nnz * (kIndex + (values ? kFloat : 0));
+}
+
+std::int64_t feature_bytes(const FeatureMatrix& f) {
+  if (!f.is_sparse()) return f.rows() * f.cols() * kFloat;
+  return csr_bytes(f.rows(), f.nnz(), true);
+}
+
+// Chunk-order features, plus what the first layer derives from them: a dropped dense
+// copy, or the sparse values and the transpose (with its source index).
+std::int64_t first_stage_feature_bytes(const FeatureMatrix& f) {
+  if (!f.is_sparse()) return 2 * feature_bytes(f);
+  return feature_bytes(f) + f.nnz() * kFloat + csr_bytes(f.cols(), f.nnz(), true) +
+         f.nnz() * kOffset;
+}
+
+std::int64_t layout_bytes(std::int64_t n, std::int64_t nnz, int chunks) {
+  const std::int64_t a_hat = csr_bytes(n, nnz, true);
+  // Each block's transposed rows hold its entries once; touched columns per block are at
+  // most all its entries and at most N.
+  const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * n, nnz);
+  std::int64_t blocks = nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);
+  if (chunks > 1) blocks *= 2;  // the whole-graph block of the evaluation pass
+  const std::int64_t order_and_labels = n * (8 + 4 + 3);
+  return a_hat + blocks + order_and_labels;
+}
+
+std::int64_t gcn_stage_bytes(const ModelConfig& m, int first, int last, std::int64_t n) {
+  std::int64_t floats = 0;
+  auto width = [&](int l) {
+    return l == 0 ? m.in_features : l == m.num_layers ? m.classes : m.hidden;
+  };
+  for (int l = first; l < last; ++l) {
+    const std::int64_t in = width(l), out = width(l + 1);
+    const bool after = l > 0 || in <= out;
+    floats += n * (after ? in : out) + (after ? n * in : 0) + n * out +
+              ((l > 0 || !after) ? n * (after ? in : out) : 0);
+  }
+  if (first > 0) floats += 2 * n * width(first);
+  floats += n * width(last);
+  return floats * kFloat;
+}
+
+std::int64_t gcnii_stage_bytes(const ModelConfig& m, int first, int last, std::int64_t n) {
+  const std::int64_t h = m.hidden;
+  std::int64_t floats = n * h * (4 * (last - first) + 1);  // P, S, Y, G per conv; h0
+  floats += first == 0 ? n * h : 2 * n * 2 * h;            // G0, or [h | h0] in and back
+  floats += last == m.num_layers ? n * (h + 2 * m.classes) : 2 * n * 2 * h;
+  return floats * kFloat;
+}
+
+std::int64_t parameter_count(const ModelConfig& m, int first, int last) {
+  std::int64_t count = 0;
+  if (m.kind == ModelKind::kGcnii) {
+    const std::int64_t h = m.hidden;
+    count = (last - first) * h * h;
+    if (first == 0) count += m.in_features * h + h;
+    if (last == m.num_layers) count += h * m.classes + m.classes;
+    return count;
+  }
+  auto width = [&](int l) {
+    return l == 0 ? m.in_features : l == m.num_layers ? m.classes : m.hidden;
+  };
+  for (int l = first; l < last; ++l)
+    count += static_cast<std::int64_t>(width(l)) * width(l + 1) + (m.bias ? width(l + 1) : 0);
+  return count;
+}
+
+}  // namespace
+
+MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& model,
+                                        const StageBounds& bounds, int stage, int chunks) {
+  const std::int64_t n = data.adjacency.rows, nnz = data.adjacency.nnz() + n;
+  const int first = bounds[stage], last = bounds[stage + 1];
+  MemoryEstimate e;
+  e.dataset = csr_bytes(n, data.adjacency.nnz(), !data.adjacency.values.empty()) +
+              feature_bytes(data.features) + n * (4 + 3);
+  e.layout = layout_bytes(n, nnz, chunks);
+  if (first == 0) e.features = first_stage_feature_bytes(data.features);
+  e.activations = model.kind == ModelKind::kGcnii ? gcnii_stage_bytes(model, first, last, n)
+                                                  : gcn_stage_bytes(model, first, last, n);
+  // float value and gradient, double gradient sum, two float Adam moments
+  e.parameters = parameter_count(model, first, last) * (4 + 4 + 8 + 8);
+  return e;
+}
+
+std::string describe(const MemoryEstimate& e) {
+  auto mb = [](std::int64_t b) { return static_cast<double>(b) / 1e6; };
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "%.1f MB (dataset %.1f, layout %.1f, features %.1f, activations %.1f, "
+                "parameters %.1f)",
+                mb(e.total()), mb(e.dataset), mb(e.layout), mb(e.features), mb(e.activations),
+                mb(e.parameters));
+  return text;
+}
+
+}  // namespace strata
