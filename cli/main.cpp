@@ -48,6 +48,8 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_option("--stale-grad", p.stale_grad, "pipeline: drop | delay");
   cmd->add_option("--warmup", p.warmup_epochs, "pipeline: exact (one-chunk) epochs first");
   cmd->add_flag("--alternate-order", p.alternate_order, "pipeline: reverse chunks on odd epochs");
+  cmd->add_option("--smoothing", p.smoothing,
+                  "pipeline: history = s * previous + (1 - s) * fresh (default 0, off)");
 }
 
 // Method names are parsed after CLI11 is done, so a bad name is a strata input error.

@@ -191,4 +191,12 @@ void GcnStage::zero_grad() {
   for (Layer& layer : layers_) layer.params.zero_grad();
 }
 
+// Layer 0 reads the static features (or X W): only later layers read history.
+std::vector<Matrix*> GcnStage::history_buffers() {
+  std::vector<Matrix*> buffers;
+  for (Layer& layer : layers_)
+    if (layer.index > 0) buffers.push_back(&layer.p);
+  return buffers;
+}
+
 }  // namespace strata

@@ -211,6 +211,14 @@ void GcniiStage::zero_grad() {
   if (output_) output_->zero_grad();
 }
 
+// Conv 1's P is computed whole from the features each pass: only later convs read history.
+std::vector<Matrix*> GcniiStage::history_buffers() {
+  std::vector<Matrix*> buffers;
+  for (Conv& conv : convs_)
+    if (conv.layer > 1) buffers.push_back(&conv.p);
+  return buffers;
+}
+
 std::unique_ptr<PipelineStage> make_pipeline_stage(const ModelConfig& model, int first, int last,
                                                    const ChunkLayout& layout,
                                                    const FeatureMatrix* features, StaleGrad stale) {

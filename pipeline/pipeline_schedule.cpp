@@ -80,6 +80,7 @@ double PipelineSchedule::forward_pass(const Blocks& blocks, const std::vector<in
     const ChunkBlock& b = blocks[order[i]];
     if (rank_ > 0) comm_.wait(receives[i]);
     stage_->forward(b);
+    if (trace_) trace_->push_back({training ? 'f' : 'e', order[i]});
     if (!last_stage())
       sends.push_back(
           comm_.isend(rank_ + 1, base + order[i], bytes(stage_->output_rows(b)), category));
@@ -103,6 +104,7 @@ void PipelineSchedule::backward_pass(const Blocks& blocks, const std::vector<int
     const ChunkBlock& b = blocks[c];
     if (!last_stage()) comm_.wait(receives[i]);
     stage_->backward(b);
+    if (trace_) trace_->push_back({'b', c});
     if (rank_ > 0)
       sends.push_back(comm_.isend(rank_ - 1, base + c, bytes(stage_->input_grad_rows(b)),
                                   CommCategory::kStageBackward));
@@ -114,6 +116,7 @@ void PipelineSchedule::backward_pass(const Blocks& blocks, const std::vector<int
 std::array<double, 4> PipelineSchedule::evaluate(std::int64_t epoch) {
   stage_->begin_epoch(epoch, false);
   forward_pass(whole_, {0}, false);
+  if (options_.smoothing > 0.0f) smooth_history();
   std::array<double, 4> sums{0, 0, 0, 0};
   if (!last_stage()) return sums;
   const ConstMatrixView logits = stage_->output_rows(whole_[0]);
@@ -148,6 +151,22 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
       exact ? 0.0
             : (order.front() == 0 ? layout_.later_entry_fraction : layout_.earlier_entry_fraction);
   return m;
+}
+
+// history = smoothing * previous + (1 - smoothing) * fresh. A blend of old and new
+// rows damps the jump the history makes when the weights move quickly.
+void PipelineSchedule::smooth_history() {
+  const std::vector<Matrix*> buffers = stage_->history_buffers();
+  if (previous_history_.empty()) {
+    for (const Matrix* p : buffers) previous_history_.push_back(*p);
+    return;
+  }
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    const MatrixView fresh = buffers[i]->view();
+    kernels::scale(fresh, 1.0f - options_.smoothing);
+    kernels::axpy(options_.smoothing, previous_history_[i].view(), fresh);
+    kernels::copy(fresh, previous_history_[i].view());
+  }
 }
 
 void PipelineSchedule::add_stage_times(EpochMetrics& m, double compute_s, double idle_s) {

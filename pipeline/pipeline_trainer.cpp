@@ -15,6 +15,8 @@ void validate_pipeline_options(const PipelineOptions& o, int stages, int layers)
   STRATA_REQUIRE(o.chunks >= 1, "--chunks must be at least 1, got ", o.chunks);
   STRATA_REQUIRE(o.stale_grad == "drop" || o.stale_grad == "delay",
                  "--stale-grad must be drop or delay, got '", o.stale_grad, "'");
+  STRATA_REQUIRE(o.smoothing >= 0.0f && o.smoothing < 1.0f, "--smoothing must be in [0, 1), got ",
+                 o.smoothing);
   STRATA_REQUIRE(o.warmup_epochs >= 0, "--warmup must not be negative, got ", o.warmup_epochs);
   STRATA_REQUIRE(stages <= layers, "pipeline mode with ", stages, " stages needs at least ", stages,
                  " layers, the model has ", layers);

@@ -8,6 +8,8 @@ namespace strata {
 
 void validate_train_config(const TrainConfig& c) {
   parse_model_kind(c.model);
+  STRATA_REQUIRE(c.alpha >= 0.0f && c.alpha <= 1.0f, "--alpha must be in [0, 1], got ", c.alpha);
+  STRATA_REQUIRE(c.lambda > 0.0f, "--lambda must be positive, got ", c.lambda);
   STRATA_REQUIRE(c.layers >= 1, "--layers must be at least 1, got ", c.layers);
   STRATA_REQUIRE(c.hidden >= 1, "--hidden must be at least 1, got ", c.hidden);
   STRATA_REQUIRE(c.epochs >= 0, "--epochs must not be negative, got ", c.epochs);

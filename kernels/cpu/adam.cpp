@@ -7,8 +7,7 @@ namespace strata::kernels {
 
 void adam_step(std::span<float> param, std::span<const float> grad, std::span<float> m,
                std::span<float> v, const AdamConfig& config, std::int64_t step) {
-  STRATA_CHECK(grad.size() == param.size() && m.size() == param.size() &&
-                   v.size() == param.size(),
+  STRATA_CHECK(grad.size() == param.size() && m.size() == param.size() && v.size() == param.size(),
                "adam_step: sizes ", param.size(), ", ", grad.size(), ", ", m.size(), ", ",
                v.size());
   STRATA_CHECK(step >= 1, "adam_step: step ", step, " (counts from 1)");

@@ -1,6 +1,8 @@
 // Elementwise kernels and column reductions over strided row-major views.
 #include <algorithm>
+#include <vector>
 
+#include "dropout_keys.h"
 #include "strata/core/random.h"
 #include "strata/kernels/kernels.h"
 
@@ -8,8 +10,8 @@ namespace strata::kernels {
 namespace {
 
 void check_same_shape(ConstMatrixView a, ConstMatrixView b, const char* what) {
-  STRATA_CHECK(a.rows == b.rows && a.cols == b.cols, what, ": shapes ", a.rows, "x", a.cols,
-               " vs ", b.rows, "x", b.cols);
+  STRATA_CHECK(a.rows == b.rows && a.cols == b.cols, what, ": shapes ", a.rows, "x", a.cols, " vs ",
+               b.rows, "x", b.cols);
 }
 
 // Applies f(row pointer of each view...) to every row, rows in parallel.
@@ -20,6 +22,12 @@ void for_rows(std::int64_t rows, RowFn&& fn) {
 }
 
 }  // namespace
+
+std::vector<std::uint64_t> dropout_column_keys(std::int64_t cols) {
+  std::vector<std::uint64_t> keys(static_cast<std::size_t>((cols + 1) / 2));
+  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = splitmix64(i);
+  return keys;
+}
 
 void relu_forward(ConstMatrixView in, MatrixView out) {
   check_same_shape(in, out, "relu_forward");
@@ -53,8 +61,8 @@ void add_bias_rows(MatrixView y, std::span<const float> bias) {
 // Serial over rows so every column is summed in row order (deterministic); the inner
 // loop over columns vectorizes.
 void column_sums(ConstMatrixView x, std::span<float> out, bool accumulate) {
-  STRATA_CHECK(static_cast<std::int64_t>(out.size()) == x.cols, "column_sums: out has ",
-               out.size(), " entries for ", x.cols, " columns");
+  STRATA_CHECK(static_cast<std::int64_t>(out.size()) == x.cols, "column_sums: out has ", out.size(),
+               " entries for ", x.cols, " columns");
   if (!accumulate) std::fill(out.begin(), out.end(), 0.0f);
   for (std::int64_t r = 0; r < x.rows; ++r) {
     const float* src = x.row(r);
@@ -89,19 +97,21 @@ void zero(MatrixView x) {
 
 void dropout(MatrixView x, std::span<const GlobalId> row_ids, float p, std::uint64_t seed,
              std::int64_t epoch, std::int32_t layer) {
-  STRATA_CHECK(static_cast<std::int64_t>(row_ids.size()) == x.rows, "dropout: ",
-               row_ids.size(), " row ids for ", x.rows, " rows");
+  STRATA_CHECK(static_cast<std::int64_t>(row_ids.size()) == x.rows, "dropout: ", row_ids.size(),
+               " row ids for ", x.rows, " rows");
   STRATA_CHECK(p >= 0.0f && p < 1.0f, "dropout: p = ", p);
   if (p == 0.0f) return;
   const float keep_scale = 1.0f / (1.0f - p);
-  const std::uint64_t base = hash_key(seed, static_cast<std::uint64_t>(epoch),
-                                      static_cast<std::uint64_t>(layer));
+  const std::uint64_t base =
+      hash_key(seed, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(layer));
+  const std::vector<std::uint64_t> column_keys = dropout_column_keys(x.cols);
   for_rows(x.rows, [&](std::int64_t r) {
     const std::uint64_t row_key = hash_key(base, static_cast<std::uint64_t>(row_ids[r]));
     float* dst = x.row(r);
-    for (std::int64_t c = 0; c < x.cols; ++c) {
-      const bool drop = uniform01(hash_key(row_key, static_cast<std::uint64_t>(c))) < p;
-      dst[c] = drop ? 0.0f : dst[c] * keep_scale;
+    for (std::int64_t c = 0; c < x.cols; c += 2) {
+      const std::uint64_t h = pair_hash(row_key, column_keys, c);
+      dst[c] = dropped(h, 0, p) ? 0.0f : dst[c] * keep_scale;
+      if (c + 1 < x.cols) dst[c + 1] = dropped(h, 1, p) ? 0.0f : dst[c + 1] * keep_scale;
     }
   });
 }

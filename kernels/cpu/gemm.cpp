@@ -24,8 +24,8 @@ blasint leading_dim(std::int64_t stride, std::int64_t cols) {
 
 }  // namespace
 
-void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b,
-          float beta, MatrixView c) {
+void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b, float beta,
+          MatrixView c) {
   const Shape sa = op_shape(a, trans_a);
   const Shape sb = op_shape(b, trans_b);
   STRATA_CHECK(sa.cols == sb.rows, "gemm: inner dims ", sa.cols, " vs ", sb.rows);
@@ -33,8 +33,10 @@ void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatri
                ", expected ", sa.rows, "x", sb.cols);
   if (c.rows == 0 || c.cols == 0) return;
   if (sa.cols == 0) {
-    if (beta == 0.0f) zero(c);
-    else scale(c, beta);
+    if (beta == 0.0f)
+      zero(c);
+    else
+      scale(c, beta);
     return;
   }
   cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,

@@ -16,8 +16,7 @@ void check_row_spans(ConstMatrixView logits, std::size_t labels, std::size_t mas
 // Writes (softmax - onehot) · inv_norm into grad and returns the row's nll (in double).
 double row_loss(const float* z, std::int64_t classes, std::int32_t label, double inv_norm,
                 float* grad) {
-  STRATA_CHECK(label >= 0 && label < classes, "loss: label ", label, " outside [0, ", classes,
-               ")");
+  STRATA_CHECK(label >= 0 && label < classes, "loss: label ", label, " outside [0, ", classes, ")");
   const float max = *std::max_element(z, z + classes);
   double denom = 0.0;
   for (std::int64_t c = 0; c < classes; ++c) denom += std::exp(static_cast<double>(z[c] - max));

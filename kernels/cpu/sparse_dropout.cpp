@@ -1,6 +1,7 @@
 // Inverted dropout on the stored values of a CSR matrix. The mask is drawn exactly as
 // dropout() draws it for a dense matrix, so a sparse and a dense copy of the same input
 // see bitwise the same dropped values (absent entries are zero either way).
+#include "dropout_keys.h"
 #include "strata/core/random.h"
 #include "strata/kernels/kernels.h"
 
@@ -17,12 +18,13 @@ void dropout_csr(CsrView a, std::span<float> values, std::span<const GlobalId> r
   const float keep_scale = 1.0f / (1.0f - p);
   const std::uint64_t base =
       hash_key(seed, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(layer));
+  const std::vector<std::uint64_t> column_keys = dropout_column_keys(a.cols);
 #pragma omp parallel for schedule(dynamic, 256)
   for (LocalId r = 0; r < a.rows; ++r) {
     const std::uint64_t row_key = hash_key(base, static_cast<std::uint64_t>(row_ids[r]));
     for (EdgeOffset k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
-      const auto column = static_cast<std::uint64_t>(a.indices[k]);
-      const bool drop = uniform01(hash_key(row_key, column)) < p;
+      const std::int64_t column = a.indices[k];
+      const bool drop = dropped(pair_hash(row_key, column_keys, column), column, p);
       values[k] = drop ? 0.0f : values[k] * keep_scale;
     }
   }

@@ -26,6 +26,10 @@ expect_error "zero layers" "--layers must be at least 1" train --layers 0 --epoc
 expect_error "dropout out of range" "--dropout" train --dropout 1.5 --epochs 1
 expect_error "one class" "classes must be in [2" train --classes 1 --epochs 1
 expect_error "missing dataset" "nowhere" train --dataset "$tmp/nowhere" --epochs 1
+expect_error "unknown model" "--model: unknown model 'gat'" train --mode local --model gat
+expect_error "alpha out of range" "--alpha" train --mode local --model gcnii --alpha 2
+expect_error "lambda not positive" "--lambda" train --mode local --model gcnii --lambda 0
+expect_error "bad balance" "--balance" partition --balance cores
 
 make_ogb ok
 "$strata" train --dataset "$tmp/ok" --epochs 2 >/dev/null || { echo "FAIL valid dataset"; failures=$((failures + 1)); }

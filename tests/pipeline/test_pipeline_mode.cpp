@@ -1,8 +1,11 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "graph_mode_checks.h"
 #include "strata/comm/in_process_communicator.h"
+#include "strata/partition/chunks.h"
+#include "strata/pipeline/pipeline_schedule.h"
 #include "strata/pipeline/pipeline_trainer.h"
 
 using namespace strata;
@@ -160,4 +163,77 @@ TEST_CASE(
       }
     }
   }
+}
+
+TEST_CASE("history smoothing changes chunked epochs only, and is range-checked") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  TrainConfig config = testing::graph_mode_config(4);
+  config.model = "gcnii";
+  config.epochs = 8;
+  PipelineOptions options;
+  options.chunks = 1;
+  options.smoothing = 0.5f;
+  const TrainResult reference = train_one_process(d, config, nullptr);
+  check_same_losses(run_pipeline(2, d, config, options)[0], reference);
+  options.chunks = 5;
+  const TrainResult smoothed = run_pipeline(2, d, config, options)[0];
+  options.smoothing = 0.0f;
+  const TrainResult plain = run_pipeline(2, d, config, options)[0];
+  // Epoch 0 reads the initial (zero) history either way and epoch 1 the first blend,
+  // which starts from the unblended rows: they first differ at epoch 2.
+  CHECK(smoothed.epochs[1].loss == plain.epochs[1].loss);
+  CHECK(smoothed.epochs[2].loss != plain.epochs[2].loss);
+  CHECK(smoothed.epochs.back().loss < 1.3 * reference.epochs.back().loss);
+  options.smoothing = 1.0f;
+  CHECK_THROWS_WITH(run_pipeline(1, d, config, options), Catch::Contains("--smoothing"));
+}
+
+TEST_CASE("the schedule runs every chunk through every stage once per direction, in order") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  TrainConfig config = testing::graph_mode_config(3);
+  config.model = "gcnii";
+  PipelineOptions options;
+  options.chunks = 4;
+  options.alternate_order = true;
+  const int stages = 3, epochs = 2;
+  const StageBounds bounds = pipeline_stage_bounds(d, config, options, stages);
+  const auto chunk_of = make_chunks(d.adjacency, options.chunks, PartitionMethod::kMetis, 0);
+  std::vector<std::vector<ScheduleEvent>> traces(stages);
+  run_in_process(stages, [&](Communicator& comm) {
+    PipelineSchedule schedule(comm, d, config, options, bounds,
+                              make_chunk_layout(d.adjacency, chunk_of, options.chunks));
+    schedule.set_trace(&traces[comm.rank()]);
+    for (int e = 0; e < epochs; ++e) schedule.epoch(e);
+  });
+  std::vector<ScheduleEvent> expected;
+  for (int e = 0; e < epochs; ++e) {
+    std::vector<int> order{0, 1, 2, 3};
+    if (e % 2 == 1) std::reverse(order.begin(), order.end());
+    for (int c : order) expected.push_back({'f', c});
+    for (auto c = order.rbegin(); c != order.rend(); ++c) expected.push_back({'b', *c});
+    expected.push_back({'e', 0});  // the exact evaluation pass: one block of every row
+  }
+  for (int s = 0; s < stages; ++s) {
+    INFO("stage " << s);
+    CHECK(traces[s] == expected);
+  }
+}
+
+TEST_CASE("the layout's history fraction counts the entries that read later chunks") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  const auto chunk_of = make_chunks(d.adjacency, 5, PartitionMethod::kMetis, 0);
+  const ChunkLayout layout = make_chunk_layout(d.adjacency, chunk_of, 5);
+  std::int64_t later = 0, earlier = 0;
+  for (int c = 0; c < layout.chunks(); ++c) {
+    const ChunkBlock& b = layout.blocks[c];
+    for (LocalId r = b.begin; r < b.end; ++r)
+      for (EdgeOffset k = layout.a_hat.offsets[r]; k < layout.a_hat.offsets[r + 1]; ++k) {
+        later += layout.a_hat.indices[k] >= b.end;
+        earlier += layout.a_hat.indices[k] < b.begin;
+      }
+  }
+  const auto nnz = static_cast<double>(layout.a_hat.nnz());
+  CHECK(later > 0);
+  CHECK(layout.later_entry_fraction == Approx(static_cast<double>(later) / nnz));
+  CHECK(layout.earlier_entry_fraction == Approx(static_cast<double>(earlier) / nnz));
 }

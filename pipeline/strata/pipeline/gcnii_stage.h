@@ -32,6 +32,7 @@ class GcniiStage : public PipelineStage {
   void end_backward() override;
   ParameterList parameters() override;
   void zero_grad() override;
+  std::vector<Matrix*> history_buffers() override;
 
  private:
   struct Conv {

@@ -15,11 +15,20 @@
 
 namespace strata {
 
+// One step of a stage, as the schedule ran it (tests read these).
+struct ScheduleEvent {
+  char pass;  // 'f' training forward, 'b' backward, 'e' evaluation forward
+  int chunk;
+  bool operator==(const ScheduleEvent&) const = default;
+};
+
 class PipelineSchedule {
  public:
   PipelineSchedule(Communicator& comm, const Dataset& data, const TrainConfig& config,
                    const PipelineOptions& options, const StageBounds& bounds, ChunkLayout layout);
   EpochMetrics epoch(std::int64_t epoch);
+  // Records every forward and backward step of this rank's stage into trace (or stops).
+  void set_trace(std::vector<ScheduleEvent>* trace) { trace_ = trace; }
 
  private:
   bool last_stage() const { return rank_ + 1 == ranks_; }
@@ -30,6 +39,7 @@ class PipelineSchedule {
   std::array<double, 4> evaluate(std::int64_t epoch);
   double chunk_loss(const ChunkBlock& b);
   void add_stage_times(EpochMetrics& m, double compute_s, double idle_s);
+  void smooth_history();
 
   Communicator& comm_;
   int rank_, ranks_;
@@ -42,6 +52,8 @@ class PipelineSchedule {
   std::vector<std::uint8_t> train_mask_, val_mask_, test_mask_;  // chunk order
   std::unique_ptr<PipelineStage> stage_;
   Adam optimizer_;
+  std::vector<Matrix> previous_history_;
+  std::vector<ScheduleEvent>* trace_ = nullptr;  // smoothing only: last epoch's blended history
   double train_count_ = 0;
 };
 

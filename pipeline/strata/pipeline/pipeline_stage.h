@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "strata/core/matrix.h"
 #include "strata/datasets/feature_matrix.h"
@@ -38,6 +39,9 @@ class PipelineStage {
 
   virtual ParameterList parameters() = 0;
   virtual void zero_grad() = 0;
+  // The full-size buffers whose rows later chunks read as history (the smoothing option
+  // blends them between epochs).
+  virtual std::vector<Matrix*> history_buffers() = 0;
 };
 
 // Layers [first, last) of the model's graph convolutions. features: in chunk order, for

@@ -29,6 +29,9 @@ struct PipelineOptions {
   std::string stale_grad = "drop";  // drop | delay: gradients along edges read from history
   int warmup_epochs = 0;            // exact epochs (one chunk) before chunking starts
   bool alternate_order = false;     // run the chunks in reverse order on odd epochs
+  // History smoothing: after each epoch's evaluation pass refreshes the history, it
+  // becomes smoothing * previous history + (1 - smoothing) * fresh rows. 0: off.
+  float smoothing = 0.0f;
 };
 
 struct EpochMetrics {
