@@ -13,7 +13,7 @@ epochs=${STRATA_EPOCHS:-200}
 [[ -d $datasets/cora ]] || { echo "skipped: $datasets/cora not found" >&2; exit 0; }
 mkdir -p "$raw"
 out=$results/gcnii_depth.csv
-echo "# machine: $(nproc) cores; commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); $epochs epochs" >"$out"
+echo "# machine: $(nproc --all) cores; commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); $epochs epochs" >"$out"
 echo "model,layers,test_acc,best_val_acc,best_epoch,median_epoch_s" >>"$out"
 one() {  # model layers
   local tag=$1-L$2

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Summarises benchmarks/pipeline_accuracy.sh: RAW/<dataset>-<variant>-s<seed>.jsonl ->
 RESULTS/pipeline_accuracy.csv (one row per run) and a table, per dataset and variant, of
-the mean test accuracy at the best validation epoch and its gap to one process.
+the mean test accuracy at the best validation epoch and its gap to one process on the
+same seeds.
 Usage: pipeline_accuracy.py RAW RESULTS "header line"."""
 import csv
 import json
@@ -36,17 +37,17 @@ def main():
         w.writeheader()
         w.writerows(rows)
     print(f"wrote {out}")
-    print("dataset\tvariant\tseeds\tmean_test_acc\tgap_to_local_points\tmean_epoch_s")
+    print("dataset\tvariant\tseeds\tmean_test_acc\tgap_to_local_same_seeds_points\tmedian_epoch_s")
     for dataset in sorted({r["dataset"] for r in rows}):
-        mean = {}
+        of = lambda v: {r["seed"]: r for r in rows if r["dataset"] == dataset and r["variant"] == v}
+        local = of("local")
         for variant in sorted({r["variant"] for r in rows if r["dataset"] == dataset}):
-            got = [r for r in rows if r["dataset"] == dataset and r["variant"] == variant]
-            mean[variant] = (statistics.mean(r["test_acc"] for r in got),
-                             statistics.median(r["epoch_s"] for r in got), len(got))
-        base = mean.get("local", (float("nan"),))[0]
-        for variant, (acc, epoch_s, n) in mean.items():
-            print(f"{dataset}\t{variant}\t{n}\t{100 * acc:.2f}\t{100 * (acc - base):+.2f}\t{epoch_s:.3f}")
-
+            got = of(variant)
+            acc = statistics.mean(r["test_acc"] for r in got.values())
+            paired = [got[s]["test_acc"] - local[s]["test_acc"] for s in got if s in local]
+            gap = f"{100 * statistics.mean(paired):+.2f}" if paired else "-"
+            epoch_s = statistics.median(r["epoch_s"] for r in got.values())
+            print(f"{dataset}\t{variant}\t{len(got)}\t{100 * acc:.2f}\t{gap}\t{epoch_s:.3f}")
 
 if __name__ == "__main__":
     main()

@@ -61,4 +61,4 @@ for name in "${names[@]}"; do
 done
 wait
 python3 benchmarks/pipeline_accuracy.py "$raw" "$results" \
-  "machine: $(nproc) cores; commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); $epochs epochs"
+  "machine: $(nproc --all) cores; commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); $epochs epochs"
