@@ -65,7 +65,10 @@ train() {  # name, P, method, threads, repeat
   local name=$1 p=$2 method=$3 threads=$4 rep=$5 t0 tag
   tag=$name-p$p-$method-t$threads-r$rep
   t0=$(now)
-  OMP_NUM_THREADS=$threads mpirun -np "$p" "$strata" train --mode graph --shards "$work/$name-p$p-$method" \
+  # mpirun binds each rank to one core by default: a threaded rank needs --bind-to none.
+  local bind=()
+  ((threads > 1)) && bind=(--bind-to none)
+  OMP_NUM_THREADS=$threads mpirun -np "$p" "${bind[@]}" "$strata" train --mode graph --shards "$work/$name-p$p-$method" \
     --layers $layers --hidden $hidden --epochs "${epochs[$name]}" --metrics "$raw/$tag.jsonl" \
     >"$raw/$tag.log" 2>&1
   echo -e "$name\t$p\t$method\t$threads\t$rep\t$(elapsed "$t0")" >>"$raw/runs.tsv"
