@@ -100,7 +100,8 @@ TEST_CASE("GcniiModel gradients through every conv and both linear layers", "[la
     LocalAggregator agg(hand_graph());
     GcniiModel model(gcnii_config(layers, 0.0f));
     // Nonzero biases keep rows off ReLU kinks.
-    for (float& b : model.input().parameters()[1].value) b = 0.1f;
+    const ParameterList input = model.input().parameters();  // keep the list alive
+    for (float& b : input[1].value) b = 0.1f;
     const Matrix x = random_matrix(5, 3, 4);
     const Matrix r = random_matrix(5, 2, 5);
     const std::vector<GlobalId> ids{0, 1, 2, 3, 4};
