@@ -46,12 +46,9 @@ GcnStage::GcnStage(const ModelConfig& model, int first, int last, const ChunkLay
   output_grad_ = Matrix(n, widths_[last]);
 }
 
-std::span<const GlobalId> GcnStage::ids(const ChunkBlock& b) const {
-  return std::span(layout_.order).subspan(b.begin, b.end - b.begin);
-}
-
 void GcnStage::drop(MatrixView m, const ChunkBlock& b, int layer) const {
-  if (dropping()) kernels::dropout(m, ids(b), model_.dropout, model_.seed, epoch_, layer);
+  if (dropping())
+    kernels::dropout(m, stage::block_ids(layout_, b), model_.dropout, model_.seed, epoch_, layer);
 }
 
 void GcnStage::begin_epoch(std::int64_t epoch, bool training) {
@@ -66,23 +63,15 @@ void GcnStage::begin_epoch(std::int64_t epoch, bool training) {
 // P of layer 0 for every row at once: the features are static, so nothing is historical.
 void GcnStage::prepare_layer0() {
   Layer& layer = layers_.front();
-  const std::span<const GlobalId> all(layout_.order);
+  stage::drop_features(*features_, sparse_, dropped_features_, layout_.order,
+                       dropping() ? model_.dropout : 0.0f, model_.seed, epoch_);
   if (sparse_) {
-    if (dropping())
-      sparse_->dropout(all, model_.dropout, model_.seed, epoch_, 0);
-    else
-      sparse_->reset();
     if (layer.transform_after)
       sparse_->to_dense(layer.p.view());
     else
       kernels::spmm(sparse_->view(), layer.params.weight().view(), layer.p.view());
     return;
   }
-  const Matrix& x = features_->dense();
-  ensure_shape(dropped_features_, x.rows(), x.cols());
-  kernels::copy(x.view(), dropped_features_.view());
-  if (dropping())
-    kernels::dropout(dropped_features_.view(), all, model_.dropout, model_.seed, epoch_, 0);
   if (layer.transform_after)
     kernels::copy(dropped_features_.view(), layer.p.view());
   else

@@ -40,12 +40,9 @@ GcniiStage::GcniiStage(const ModelConfig& model, int first, int last, const Chun
   h0_ = Matrix(n, h);
 }
 
-std::span<const GlobalId> GcniiStage::ids(const ChunkBlock& b) const {
-  return std::span(layout_.order).subspan(b.begin, b.end - b.begin);
-}
-
 void GcniiStage::drop(MatrixView m, const ChunkBlock& b, int layer) const {
-  if (dropping()) kernels::dropout(m, ids(b), model_.dropout, model_.seed, epoch_, layer);
+  if (dropping())
+    kernels::dropout(m, stage::block_ids(layout_, b), model_.dropout, model_.seed, epoch_, layer);
 }
 
 void GcniiStage::begin_epoch(std::int64_t epoch, bool training) {
@@ -59,20 +56,9 @@ void GcniiStage::begin_epoch(std::int64_t epoch, bool training) {
 // h0 and conv 1's P for every row at once: they depend on the static features only, so
 // conv 1 reads no history at all (as layer 0 of the GCN stage).
 void GcniiStage::prepare_input() {
-  const std::span<const GlobalId> all(layout_.order);
   const ChunkBlock every{0, layout_.a_hat.rows, {}, {}};
-  if (sparse_) {
-    if (dropping())
-      sparse_->dropout(all, model_.dropout, model_.seed, epoch_, 0);
-    else
-      sparse_->reset();
-  } else {
-    const Matrix& x = features_->dense();
-    stage::ensure_shape(dropped_features_, x.rows(), x.cols());
-    kernels::copy(x.view(), dropped_features_.view());
-    if (dropping())
-      kernels::dropout(dropped_features_.view(), all, model_.dropout, model_.seed, epoch_, 0);
-  }
+  stage::drop_features(*features_, sparse_, dropped_features_, layout_.order,
+                       dropping() ? model_.dropout : 0.0f, model_.seed, epoch_);
   forward_input(every);
   Conv& conv1 = convs_.front();
   kernels::copy(h0_.view(), conv1.p.view());

@@ -18,6 +18,22 @@ void scatter_gradient(const ChunkBlock& b, ConstMatrixView grad_z, Matrix& g,
   }
 }
 
+void drop_features(const FeatureMatrix& features, std::optional<SparseFeatures>& sparse,
+                   Matrix& dropped, std::span<const GlobalId> ids, float p, std::uint64_t seed,
+                   std::int64_t epoch) {
+  if (sparse) {
+    if (p > 0.0f)
+      sparse->dropout(ids, p, seed, epoch, 0);
+    else
+      sparse->reset();
+    return;
+  }
+  const Matrix& x = features.dense();
+  ensure_shape(dropped, x.rows(), x.cols());
+  kernels::copy(x.view(), dropped.view());
+  if (p > 0.0f) kernels::dropout(dropped.view(), ids, p, seed, epoch, 0);
+}
+
 void take_gradient(Matrix& g, const ChunkBlock& b, MatrixView out) {
   kernels::copy(rows(g, b), out);
   kernels::zero(rows(g, b));

@@ -45,7 +45,6 @@ class GcnStage : public PipelineStage {
   void prepare_layer0();
   void forward_layer(Layer& layer, const ChunkBlock& b);
   void backward_layer(Layer& layer, const ChunkBlock& b, MatrixView grad_y);
-  std::span<const GlobalId> ids(const ChunkBlock& b) const;
   bool dropping() const { return training_ && model_.dropout > 0.0f; }
   void drop(MatrixView rows, const ChunkBlock& b, int layer) const;
 

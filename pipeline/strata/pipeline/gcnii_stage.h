@@ -49,7 +49,6 @@ class GcniiStage : public PipelineStage {
   MatrixView backward_output(const ChunkBlock& b);
   void backward_conv(Conv& conv, const ChunkBlock& b, MatrixView grad_h, MatrixView grad_h0);
   void finish_input(const ChunkBlock& b, MatrixView grad_h, ConstMatrixView grad_h0);
-  std::span<const GlobalId> ids(const ChunkBlock& b) const;
   void drop(MatrixView rows, const ChunkBlock& b, int layer) const;
   bool dropping() const { return training_ && model_.dropout > 0.0f; }
 

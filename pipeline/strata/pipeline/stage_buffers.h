@@ -2,9 +2,13 @@
 // buffer, per-chunk scratch, and the transposed scatter of a block's gradient.
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "strata/core/matrix.h"
+#include "strata/datasets/feature_matrix.h"
+#include "strata/layers/sparse_features.h"
 #include "strata/pipeline/chunk_layout.h"
 
 namespace strata::stage {
@@ -34,6 +38,17 @@ inline MatrixView scratch(std::vector<float>& buffer, std::int64_t r, std::int64
 inline void ensure_shape(Matrix& m, std::int64_t r, std::int64_t c) {
   if (m.rows() != r || m.cols() != c) m = Matrix(r, c);
 }
+
+// The global ids of block b's rows (they key the dropout masks).
+inline std::span<const GlobalId> block_ids(const ChunkLayout& layout, const ChunkBlock& b) {
+  return std::span(layout.order).subspan(b.begin, b.end - b.begin);
+}
+
+// Input dropout (mask layer 0) over every row of the first stage's features: in sparse's
+// values when the features are sparse, else into `dropped`. p = 0 restores the raw values.
+void drop_features(const FeatureMatrix& features, std::optional<SparseFeatures>& sparse,
+                   Matrix& dropped, std::span<const GlobalId> ids, float p, std::uint64_t seed,
+                   std::int64_t epoch);
 
 // g[touched] += Â[block, touched]ᵀ · grad_z, through the block's transposed rows. Rows of
 // blocks whose backward already ran receive gradient along history edges (StaleGrad).
