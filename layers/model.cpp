@@ -22,4 +22,23 @@ std::unique_ptr<Model> make_model(const ModelConfig& config) {
   return std::make_unique<GcnModel>(config);
 }
 
+std::vector<TensorShape> parameter_shapes(const ModelConfig& c) {
+  std::vector<TensorShape> shapes;
+  const auto linear = [&](const std::string& name, int in, int out, bool bias) {
+    shapes.push_back({name + ".weight", in, out});
+    if (bias) shapes.push_back({name + ".bias", 1, out});
+  };
+  if (c.kind == ModelKind::kGcn) {
+    for (int l = 0; l < c.num_layers; ++l)
+      linear("conv" + std::to_string(l + 1), l == 0 ? c.in_features : c.hidden,
+             l + 1 == c.num_layers ? c.classes : c.hidden, c.bias);
+    return shapes;
+  }
+  linear("input", c.in_features, c.hidden, true);
+  for (int l = 1; l <= c.num_layers; ++l)
+    linear("conv" + std::to_string(l), c.hidden, c.hidden, false);
+  linear("output", c.hidden, c.classes, true);
+  return shapes;
+}
+
 }  // namespace strata

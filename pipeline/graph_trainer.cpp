@@ -58,6 +58,21 @@ class GraphTrainer {
                          CommCategory::kControl);
     STRATA_REQUIRE(train > 0, "dataset '", shard.name, "' has no training vertices");
     train_count_ = static_cast<double>(train);
+    if (config.initial_weights.empty()) return;
+    check_weight_count(config.initial_weights, model_->parameters().size());
+    assign_parameters(model_->parameters(), config.initial_weights, 0);
+  }
+
+  // Every rank holds the whole model (the all-reduce keeps the copies equal).
+  std::vector<std::vector<float>> weights() { return parameter_values(model_->parameters()); }
+
+  EpochMetrics evaluation(std::int64_t epoch) {
+    const ByteCounters before = comm_.counters();
+    std::array<double, 4> sums{0, 0, 0, 0};
+    evaluate(epoch, sums);
+    EpochMetrics m = reduce_epoch_metrics(comm_, epoch, sums, counts(), 0, 0, before);
+    m.comm_bytes.clear();  // evaluation only: no training traffic to report
+    return m;
   }
 
   EpochMetrics epoch(std::int64_t epoch) {
@@ -119,8 +134,11 @@ TrainResult train_graph_parallel(Communicator& comm, const Shard& shard, const T
                  comm.rank(), " of ", comm.size(), " was given part ", shard.graph.part, " of ",
                  shard.parts);
   GraphTrainer trainer(comm, shard, config);
-  return run_epochs(
-      config.epochs, [&](int epoch) { return trainer.epoch(epoch); }, on_epoch);
+  TrainResult result = run_epochs(
+      config.epochs, [&](int epoch) { return trainer.epoch(epoch); },
+      [&] { return trainer.evaluation(0); }, on_epoch);
+  result.weights = trainer.weights();
+  return result;
 }
 
 }  // namespace strata

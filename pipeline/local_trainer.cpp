@@ -20,45 +20,75 @@ double accuracy(const Matrix& logits, const Dataset& data, const std::vector<std
   return static_cast<double>(correct) / static_cast<double>(total);
 }
 
+class LocalTrainer {
+ public:
+  LocalTrainer(const Dataset& data, const TrainConfig& config)
+      : data_(data),
+        normalized_(gcn_normalize(data.adjacency, degrees_plus_one(data.adjacency))),
+        aggregator_(normalized_),
+        global_ids_(static_cast<std::size_t>(data.adjacency.rows)),
+        model_(make_model(model_config_for(data.features.cols(), data.num_classes, config))),
+        input_(data.features),
+        optimizer_(model_->parameters(), adam_config_for(config)),
+        train_count_(static_cast<double>(count_mask(data.train_mask))),
+        grad_(data.adjacency.rows, data.num_classes) {
+    STRATA_REQUIRE(train_count_ > 0, "dataset '", data.name, "' has no training vertices");
+    std::iota(global_ids_.begin(), global_ids_.end(), GlobalId{0});
+    if (config.initial_weights.empty()) return;
+    check_weight_count(config.initial_weights, model_->parameters().size());
+    assign_parameters(model_->parameters(), config.initial_weights, 0);
+  }
+
+  EpochMetrics epoch(std::int64_t epoch) {
+    Timer timer;
+    model_->zero_grad();
+    const Matrix& logits = input_.forward(*model_, aggregator_, global_ids_, true, epoch);
+    const double loss = kernels::masked_log_softmax_nll(
+        logits.view(), data_.labels, data_.train_mask, train_count_, grad_.view());
+    model_->backward(aggregator_, grad_.view());
+    optimizer_.step();
+    const double step_s = timer.seconds();
+    EpochMetrics m = evaluate(epoch);
+    m.loss = loss;
+    m.epoch_s = step_s;
+    m.compute_s = step_s;
+    return m;
+  }
+
+  EpochMetrics evaluate(std::int64_t epoch) {
+    EpochMetrics m;
+    m.epoch = epoch;
+    const Matrix& eval = input_.forward(*model_, aggregator_, global_ids_, false, epoch);
+    m.train_acc = accuracy(eval, data_, data_.train_mask);
+    m.val_acc = accuracy(eval, data_, data_.val_mask);
+    m.test_acc = accuracy(eval, data_, data_.test_mask);
+    return m;
+  }
+
+  std::vector<std::vector<float>> weights() { return parameter_values(model_->parameters()); }
+
+ private:
+  const Dataset& data_;
+  Csr normalized_;
+  LocalAggregator aggregator_;
+  std::vector<GlobalId> global_ids_;
+  std::unique_ptr<Model> model_;
+  FeatureInput input_;
+  Adam optimizer_;
+  double train_count_ = 0;
+  Matrix grad_;
+};
+
 }  // namespace
 
 TrainResult train_one_process(const Dataset& data, const TrainConfig& config,
                               const EpochCallback& on_epoch) {
   validate_train_config(config);
-  const Csr normalized = gcn_normalize(data.adjacency, degrees_plus_one(data.adjacency));
-  LocalAggregator aggregator(normalized);
-  std::vector<GlobalId> global_ids(static_cast<std::size_t>(data.adjacency.rows));
-  std::iota(global_ids.begin(), global_ids.end(), GlobalId{0});
-
-  const std::unique_ptr<Model> model =
-      make_model(model_config_for(data.features.cols(), data.num_classes, config));
-  FeatureInput input(data.features);
-  Adam optimizer(model->parameters(), adam_config_for(config));
-  const double train_count = static_cast<double>(count_mask(data.train_mask));
-  STRATA_REQUIRE(train_count > 0, "dataset '", data.name, "' has no training vertices");
-
-  TrainResult result;
-  Matrix grad(data.adjacency.rows, data.num_classes);
-  for (int epoch = 0; epoch < config.epochs; ++epoch) {
-    EpochMetrics m;
-    m.epoch = epoch;
-    Timer timer;
-    model->zero_grad();
-    const Matrix& logits = input.forward(*model, aggregator, global_ids, true, epoch);
-    m.loss = kernels::masked_log_softmax_nll(logits.view(), data.labels, data.train_mask,
-                                             train_count, grad.view());
-    model->backward(aggregator, grad.view());
-    optimizer.step();
-    m.epoch_s = timer.seconds();
-    m.compute_s = m.epoch_s;
-
-    const Matrix& eval = input.forward(*model, aggregator, global_ids, false, epoch);
-    m.train_acc = accuracy(eval, data, data.train_mask);
-    m.val_acc = accuracy(eval, data, data.val_mask);
-    m.test_acc = accuracy(eval, data, data.test_mask);
-    record_epoch(result, m);
-    if (on_epoch) on_epoch(m);
-  }
+  LocalTrainer trainer(data, config);
+  TrainResult result = run_epochs(
+      config.epochs, [&](int epoch) { return trainer.epoch(epoch); },
+      [&] { return trainer.evaluate(0); }, on_epoch);
+  result.weights = trainer.weights();
   return result;
 }
 

@@ -50,6 +50,36 @@ PipelineSchedule::PipelineSchedule(Communicator& comm, const Dataset& data,
       optimizer_(stage_->parameters(), adam_config_for(config)),
       train_count_(static_cast<double>(count_mask(train_mask_))) {
   STRATA_REQUIRE(train_count_ > 0, "dataset '", data.name, "' has no training vertices");
+  count_stage_tensors();
+  if (config.initial_weights.empty()) return;
+  check_weight_count(config.initial_weights,
+                     std::accumulate(stage_tensors_.begin(), stage_tensors_.end(), std::size_t{0}));
+  assign_parameters(stage_->parameters(), config.initial_weights, first_tensor_);
+}
+
+// Stage s holds tensors [first, first + count) of the model's parameter list.
+void PipelineSchedule::count_stage_tensors() {
+  const std::int64_t mine = static_cast<std::int64_t>(stage_->parameters().size());
+  stage_tensors_.assign(static_cast<std::size_t>(ranks_), 0);
+  comm_.all_gather(std::as_bytes(std::span(&mine, 1)),
+                   std::as_writable_bytes(std::span(stage_tensors_)), CommCategory::kControl);
+  first_tensor_ = static_cast<std::size_t>(
+      std::accumulate(stage_tensors_.begin(), stage_tensors_.begin() + rank_, std::int64_t{0}));
+}
+
+std::vector<std::vector<float>> PipelineSchedule::weights() {
+  const ParameterList mine = stage_->parameters();
+  std::vector<std::vector<float>> all;
+  for (int s = 0; s < ranks_; ++s) {
+    for (std::int64_t t = 0; t < stage_tensors_[s]; ++t) {
+      std::int64_t size = s == rank_ ? static_cast<std::int64_t>(mine[t].value.size()) : 0;
+      comm_.broadcast(std::as_writable_bytes(std::span(&size, 1)), s, CommCategory::kControl);
+      std::vector<float>& w = all.emplace_back(static_cast<std::size_t>(size));
+      if (s == rank_) std::copy(mine[t].value.begin(), mine[t].value.end(), w.begin());
+      comm_.broadcast(std::as_writable_bytes(std::span(w)), s, CommCategory::kControl);
+    }
+  }
+  return all;
 }
 
 std::vector<int> PipelineSchedule::chunk_order(std::int64_t epoch, const Blocks& blocks) const {
@@ -141,16 +171,27 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   const double idle_s = comm_.counters().total_wait_seconds() - before.total_wait_seconds();
   std::array<double, 4> sums = evaluate(epoch);
   sums[0] = loss;
-  const std::array<double, 3> counts =
-      last_stage() ? std::array<double, 3>{train_count_, static_cast<double>(count_mask(val_mask_)),
-                                           static_cast<double>(count_mask(test_mask_))}
-                   : std::array<double, 3>{0, 0, 0};
-  EpochMetrics m = reduce_epoch_metrics(comm_, epoch, sums, counts, step_s, idle_s, before);
+  EpochMetrics m = reduce_epoch_metrics(comm_, epoch, sums, label_counts(), step_s, idle_s, before);
   add_stage_times(m, std::max(0.0, step_s - idle_s), idle_s);
   m.history_fraction =
       exact ? 0.0
             : (order.front() == 0 ? layout_.later_entry_fraction : layout_.earlier_entry_fraction);
   return m;
+}
+
+EpochMetrics PipelineSchedule::evaluation(std::int64_t epoch) {
+  const ByteCounters before = comm_.counters();
+  EpochMetrics m =
+      reduce_epoch_metrics(comm_, epoch, evaluate(epoch), label_counts(), 0, 0, before);
+  m.comm_bytes.clear();  // evaluation only: no training traffic to report
+  return m;
+}
+
+// Only the last stage holds logits, so only it counts the labelled vertices.
+std::array<double, 3> PipelineSchedule::label_counts() const {
+  if (!last_stage()) return {0, 0, 0};
+  return {train_count_, static_cast<double>(count_mask(val_mask_)),
+          static_cast<double>(count_mask(test_mask_))};
 }
 
 // history = smoothing * previous + (1 - smoothing) * fresh. A blend of old and new

@@ -52,8 +52,11 @@ TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainC
                                     parse_partition_method(options.chunking), config.seed);
   PipelineSchedule schedule(comm, data, config, options, bounds,
                             make_chunk_layout(data.adjacency, chunk_of, options.chunks));
-  return run_epochs(
-      config.epochs, [&](int epoch) { return schedule.epoch(epoch); }, on_epoch);
+  TrainResult result = run_epochs(
+      config.epochs, [&](int epoch) { return schedule.epoch(epoch); },
+      [&] { return schedule.evaluation(0); }, on_epoch);
+  result.weights = schedule.weights();
+  return result;
 }
 
 }  // namespace strata

@@ -1,5 +1,6 @@
 #include "strata/pipeline/training_common.h"
 
+#include <algorithm>
 #include <numeric>
 
 #include "strata/core/error.h"
@@ -43,6 +44,29 @@ AdamConfig adam_config_for(const TrainConfig& c) {
 
 std::int64_t count_mask(std::span<const std::uint8_t> mask) {
   return std::accumulate(mask.begin(), mask.end(), std::int64_t{0});
+}
+
+std::vector<std::vector<float>> parameter_values(const ParameterList& parameters) {
+  std::vector<std::vector<float>> values;
+  for (const Parameter& p : parameters) values.emplace_back(p.value.begin(), p.value.end());
+  return values;
+}
+
+void assign_parameters(const ParameterList& parameters,
+                       const std::vector<std::vector<float>>& weights, std::size_t first) {
+  STRATA_CHECK(first + parameters.size() <= weights.size(), "weights ", first, "+",
+               parameters.size(), " of ", weights.size());
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const std::vector<float>& w = weights[first + i];
+    STRATA_REQUIRE(w.size() == parameters[i].value.size(), "initial weights: tensor ", first + i,
+                   " has ", w.size(), " values, the model's has ", parameters[i].value.size());
+    std::copy(w.begin(), w.end(), parameters[i].value.begin());
+  }
+}
+
+void check_weight_count(const std::vector<std::vector<float>>& weights, std::size_t tensors) {
+  STRATA_REQUIRE(weights.size() == tensors, "initial weights hold ", weights.size(),
+                 " tensors, the model has ", tensors);
 }
 
 void record_epoch(TrainResult& result, const EpochMetrics& m) {

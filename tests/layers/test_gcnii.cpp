@@ -151,3 +151,24 @@ TEST_CASE("make_model builds the named model", "[layers][gcnii]") {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+
+TEST_CASE("parameter_shapes lists every parameter of the model in order", "[layers]") {
+  for (ModelKind kind : {ModelKind::kGcn, ModelKind::kGcnii})
+    for (bool bias : {true, false}) {
+      ModelConfig c{5, 7, 3, 3, 0.0f, bias, 1};
+      c.kind = kind;
+      const auto shapes = parameter_shapes(c);
+      const ParameterList params = make_model(c)->parameters();
+      INFO(model_kind_name(kind) << (bias ? " with bias" : " without bias"));
+      REQUIRE(shapes.size() == params.size());
+      for (std::size_t i = 0; i < shapes.size(); ++i)
+        CHECK(shapes[i].size() == static_cast<std::int64_t>(params[i].value.size()));
+      CHECK(shapes.front().name == (kind == ModelKind::kGcn ? "conv1.weight" : "input.weight"));
+      CHECK(shapes.front().rows == 5);
+      CHECK(shapes.back().cols == 3);
+    }
+}
+
+}  // namespace strata

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "strata/core/matrix.h"
 #include "strata/layers/aggregator.h"
@@ -53,5 +55,14 @@ class Model {
 };
 
 std::unique_ptr<Model> make_model(const ModelConfig& config);
+
+// A parameter tensor's name and shape ("conv1.weight", in x out), row-major.
+struct TensorShape {
+  std::string name;
+  std::int64_t rows = 0, cols = 0;
+  std::int64_t size() const { return rows * cols; }
+};
+// Every parameter of make_model(config), in the order of Model::parameters().
+std::vector<TensorShape> parameter_shapes(const ModelConfig& config);
 
 }  // namespace strata

@@ -13,6 +13,7 @@ namespace strata {
 class AgreedError : public Error {
  public:
   using Error::Error;
+  bool every_rank() const override { return true; }
 };
 
 // Runs step on every rank (step must not communicate). If it threw anywhere, every rank

@@ -27,6 +27,10 @@ class PipelineSchedule {
   PipelineSchedule(Communicator& comm, const Dataset& data, const TrainConfig& config,
                    const PipelineOptions& options, const StageBounds& bounds, ChunkLayout layout);
   EpochMetrics epoch(std::int64_t epoch);
+  // One exact evaluation pass and nothing else (training with zero epochs). Collective.
+  EpochMetrics evaluation(std::int64_t epoch);
+  // The whole model's parameters, gathered from every stage onto every rank. Collective.
+  std::vector<std::vector<float>> weights();
   // Records every forward and backward step of this rank's stage into trace (or stops).
   void set_trace(std::vector<ScheduleEvent>* trace) { trace_ = trace; }
 
@@ -40,6 +44,8 @@ class PipelineSchedule {
   double chunk_loss(const ChunkBlock& b);
   void add_stage_times(EpochMetrics& m, double compute_s, double idle_s);
   void smooth_history();
+  void count_stage_tensors();
+  std::array<double, 3> label_counts() const;
 
   Communicator& comm_;
   int rank_, ranks_;
@@ -55,6 +61,8 @@ class PipelineSchedule {
   std::vector<Matrix> previous_history_;
   std::vector<ScheduleEvent>* trace_ = nullptr;  // smoothing only: last epoch's blended history
   double train_count_ = 0;
+  std::vector<std::int64_t> stage_tensors_;  // parameter tensors of each stage
+  std::size_t first_tensor_ = 0;             // this stage's first, in the whole model
 };
 
 }  // namespace strata

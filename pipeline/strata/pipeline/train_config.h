@@ -19,6 +19,9 @@ struct TrainConfig {
   std::uint64_t seed = 0;
   float alpha = 0.1f;   // gcnii initial residual
   float lambda = 0.5f;  // gcnii identity mapping strength
+  // Start from these parameter values (the model's parameter order, as
+  // TrainResult::weights gives them) instead of the seeded initialization. Empty: seeded.
+  std::vector<std::vector<float>> initial_weights;
 };
 
 // Mode `pipeline` (and the pipeline side of `hybrid`).
@@ -54,10 +57,16 @@ struct EpochMetrics {
 
 struct TrainResult {
   std::vector<EpochMetrics> epochs;
+  // The final weights' accuracies: the last epoch's, or with zero epochs one evaluation
+  // pass of the initial weights (loss 0, no bytes counted).
+  EpochMetrics final_eval;
   double test_acc = 0;  // at the best validation epoch
   double best_val_acc = 0;
   std::int64_t best_epoch = -1;
   std::map<std::string, std::int64_t> comm_bytes;  // all epochs, summed over ranks
+  // The trained parameters, every tensor of the whole model in its parameter order (for
+  // gcn: W1, b1, W2, b2, ...), on every rank, also in pipeline mode.
+  std::vector<std::vector<float>> weights;
 };
 
 using EpochCallback = std::function<void(const EpochMetrics&)>;

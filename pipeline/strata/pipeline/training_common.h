@@ -29,12 +29,23 @@ std::vector<T> select_values(const std::vector<T>& values, std::span<const Globa
   return out;
 }
 
+// Flat copies of the parameters' values, in list order.
+std::vector<std::vector<float>> parameter_values(const ParameterList& parameters);
+// Overwrites the parameters with weights[first], weights[first + 1], ...; an input error
+// names the tensor whose size does not match.
+void assign_parameters(const ParameterList& parameters,
+                       const std::vector<std::vector<float>>& weights, std::size_t first);
+// The whole model's initial weights must hold exactly `tensors` tensors.
+void check_weight_count(const std::vector<std::vector<float>>& weights, std::size_t tensors);
+
 // Keeps the test accuracy of the first epoch with the best validation accuracy.
 void record_epoch(TrainResult& result, const EpochMetrics& m);
 
-// The epoch loop every trainer shares: record, total the bytes, report.
-template <typename EpochFn>
-TrainResult run_epochs(int epochs, EpochFn&& one_epoch, const EpochCallback& on_epoch) {
+// The epoch loop every trainer shares: record, total the bytes, report. With zero
+// epochs, one evaluation of the initial weights stands in for the last epoch.
+template <typename EpochFn, typename EvaluateFn>
+TrainResult run_epochs(int epochs, EpochFn&& one_epoch, EvaluateFn&& evaluate,
+                       const EpochCallback& on_epoch) {
   TrainResult result;
   for (int epoch = 0; epoch < epochs; ++epoch) {
     const EpochMetrics m = one_epoch(epoch);
@@ -42,6 +53,13 @@ TrainResult run_epochs(int epochs, EpochFn&& one_epoch, const EpochCallback& on_
     for (const auto& [name, bytes] : m.comm_bytes) result.comm_bytes[name] += bytes;
     if (on_epoch) on_epoch(m);
   }
+  if (epochs > 0) {
+    result.final_eval = result.epochs.back();
+    return result;
+  }
+  result.final_eval = evaluate();
+  result.test_acc = result.final_eval.test_acc;
+  result.best_val_acc = result.final_eval.val_acc;
   return result;
 }
 
