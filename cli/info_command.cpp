@@ -1,68 +1,37 @@
-#include <algorithm>
+// `strata info` and `strata convert`.
 #include <cstdio>
-#include <numeric>
-#include <vector>
 
 #include "commands.h"
 
 namespace strata::cli {
-namespace {
-
-void print_degrees(const Csr& a) {
-  if (a.rows == 0) return;
-  std::vector<EdgeOffset> deg(static_cast<std::size_t>(a.rows));
-  for (LocalId r = 0; r < a.rows; ++r) deg[r] = a.degree(r);
-  std::sort(deg.begin(), deg.end());
-  const double mean = static_cast<double>(a.nnz()) / a.rows;
-  std::printf("degree: min %lld  median %lld  mean %.2f  max %lld  isolated %lld\n",
-              static_cast<long long>(deg.front()), static_cast<long long>(deg[deg.size() / 2]),
-              mean, static_cast<long long>(deg.back()),
-              static_cast<long long>(std::count(deg.begin(), deg.end(), 0)));
-}
-
-void print_classes(const Dataset& d) {
-  std::vector<long long> counts(static_cast<std::size_t>(d.num_classes), 0);
-  for (auto label : d.labels) ++counts[static_cast<std::size_t>(label)];
-  std::printf("classes: %d  counts:", d.num_classes);
-  for (auto c : counts) std::printf(" %lld", c);
-  std::printf("\n");
-}
-
-void print_features(const FeatureMatrix& x) {
-  std::printf("feature storage: %s  non-zeros %lld  density %.4f%%\n",
-              x.is_sparse() ? "sparse (CSR)" : "dense", static_cast<long long>(x.nnz()),
-              100.0 * x.density());
-}
-
-long long count(const std::vector<std::uint8_t>& mask) {
-  return std::accumulate(mask.begin(), mask.end(), 0LL);
-}
-
-}  // namespace
 
 int run_info(const DatasetArgs& args) {
-  const Dataset d = load_dataset(args.dataset, args.load);
-  std::printf("dataset: %s\nvertices: %d\nedges (directed, after cleaning): %lld\nfeatures: %lld\n",
-              d.name.c_str(), d.adjacency.rows, static_cast<long long>(d.adjacency.nnz()),
-              static_cast<long long>(d.features.cols()));
-  print_features(d.features);
-  print_degrees(d.adjacency);
-  print_classes(d);
-  std::printf("split: train %lld  valid %lld  test %lld\n", count(d.train_mask), count(d.val_mask),
-              count(d.test_mask));
+  const DatasetStats s = describe_dataset(args.dataset, args.load);
+  const GraphSummary& g = s.summary;
+  std::printf(
+      "dataset: %s\nvertices: %lld\nedges (directed, after cleaning): %lld\nfeatures: %lld\n",
+      g.name.c_str(), static_cast<long long>(g.vertices), static_cast<long long>(g.edges),
+      static_cast<long long>(g.features));
+  std::printf("feature storage: %s  non-zeros %lld  density %.4f%%\n",
+              g.sparse_features ? "sparse (CSR)" : "dense",
+              static_cast<long long>(s.feature_nonzeros), 100.0 * g.feature_density);
+  if (g.vertices > 0)
+    std::printf("degree: min %lld  median %lld  mean %.2f  max %lld  isolated %lld\n",
+                static_cast<long long>(s.degree_min), static_cast<long long>(s.degree_median),
+                s.degree_mean, static_cast<long long>(s.degree_max),
+                static_cast<long long>(s.isolated));
+  std::printf("classes: %d  counts:", g.classes);
+  for (auto c : s.class_counts) std::printf(" %lld", static_cast<long long>(c));
+  std::printf("\nsplit: train %lld  valid %lld  test %lld\n", static_cast<long long>(s.train),
+              static_cast<long long>(s.val), static_cast<long long>(s.test));
   return 0;
 }
 
 int run_convert(const ConvertArgs& args) {
-  LoadOptions raw = args.data.load;
-  raw.binarize = false;  // the cache keeps raw features; preprocessing happens at load
-  raw.row_normalize = false;
-  const Dataset d = load_dataset(args.data.dataset, raw);
-  save_cache(d, args.out);
-  std::printf("wrote %s: %d vertices, %lld edges, %lld features (%s)\n", args.out.c_str(),
-              d.adjacency.rows, static_cast<long long>(d.adjacency.nnz()),
-              static_cast<long long>(d.features.cols()),
-              d.features.is_sparse() ? "sparse" : "dense");
+  const GraphSummary g = convert_dataset(args.data.dataset, args.data.load, args.out);
+  std::printf("wrote %s: %lld vertices, %lld edges, %lld features (%s)\n", args.out.c_str(),
+              static_cast<long long>(g.vertices), static_cast<long long>(g.edges),
+              static_cast<long long>(g.features), g.sparse_features ? "sparse" : "dense");
   return 0;
 }
 

@@ -25,22 +25,27 @@ void add_dataset_options(CLI::App* cmd, DatasetArgs& d) {
 
 void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   add_dataset_options(cmd, a.data);
-  auto& t = a.train;
-  cmd->add_option("--model", t.model, "gcn | gcnii (default gcn)");
-  cmd->add_option("--layers", t.layers, "graph convolutions (gcnii adds two linear layers)");
-  cmd->add_option("--alpha", t.alpha, "gcnii: initial-residual weight (default 0.1)");
-  cmd->add_option("--lambda", t.lambda, "gcnii: identity-mapping strength (default 0.5)");
-  cmd->add_option("--hidden", t.hidden, "hidden width");
-  cmd->add_option("--epochs", t.epochs, "training epochs");
-  cmd->add_option("--lr", t.lr, "Adam learning rate");
-  cmd->add_option("--weight-decay", t.weight_decay, "L2 weight decay");
-  cmd->add_option("--dropout", t.dropout, "dropout probability");
-  cmd->add_option("--seed", t.seed, "seed for init, dropout and synthetic data");
+  auto& m = a.config.model;
+  auto& o = a.config.optimizer;
+  cmd->add_option("--model", m.kind, "gcn | gcnii (default gcn)");
+  cmd->add_option("--layers", m.layers, "graph convolutions (gcnii adds two linear layers)");
+  cmd->add_option("--alpha", m.alpha, "gcnii: initial-residual weight (default 0.1)");
+  cmd->add_option("--lambda", m.lambda, "gcnii: identity-mapping strength (default 0.5)");
+  cmd->add_option("--hidden", m.hidden, "hidden width");
+  cmd->add_option("--dropout", m.dropout, "dropout probability");
+  cmd->add_option("--epochs", o.epochs, "training epochs (0: evaluate the initial weights)");
+  cmd->add_option("--lr", o.lr, "Adam learning rate");
+  cmd->add_option("--weight-decay", o.weight_decay, "L2 weight decay");
+  cmd->add_option("--seed", a.config.seed, "seed for init, dropout and synthetic data");
   cmd->add_option("--metrics", a.metrics_path, "write JSON Lines metrics to FILE");
+  cmd->add_option("--load-weights", a.load_weights, "start from the weights in FILE");
+  cmd->add_option("--save-weights", a.save_weights, "write the trained weights to FILE");
   cmd->add_option("--mode", a.mode, "local | graph | pipeline (default graph; run under mpirun)");
   cmd->add_option("--shards", a.shards, "graph: per-rank shards from `strata partition --shards`");
-  cmd->add_option("--imbalance", a.partition.imbalance, "graph: partition imbalance");
-  auto& p = a.pipeline;
+  cmd->add_option("--imbalance", a.config.partition.imbalance, "graph: partition imbalance");
+  cmd->add_option("--partitioner", a.config.partition.method,
+                  "graph: metis | random | range | rcm (default metis)");
+  auto& p = a.config.pipeline;
   cmd->add_option("--stages", a.stages, "pipeline: stages (= ranks)");
   cmd->add_option("--chunks", p.chunks, "pipeline: vertex chunks per epoch (default 4)");
   cmd->add_option("--chunking", p.chunking, "pipeline: metis | rcm | range");
@@ -52,56 +57,52 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
                   "pipeline: history = s * previous + (1 - s) * fresh (default 0, off)");
 }
 
-// Method names are parsed after CLI11 is done, so a bad name is a strata input error.
+// Names parsed after CLI11 is done, so a bad name is a strata input error.
 struct PartitionNames {
-  std::string partitioner = "metis";  // train --mode graph without shards
-  std::string method = "metis";
-  std::string chunking = "metis";
   std::string objective = "cut";
   std::string balance = "edges";
 };
 
 void add_partition_options(CLI::App* cmd, strata::cli::PartitionArgs& a, PartitionNames& n) {
   add_dataset_options(cmd, a.data);
-  cmd->add_option("--parts", a.options.parts, "number of parts (default 4)");
-  cmd->add_option("--method", n.method, "metis | random | range | rcm");
+  auto& r = a.request;
+  cmd->add_option("--parts", r.parts, "number of parts (default 4)");
+  cmd->add_option("--method", r.options.method, "metis | random | range | rcm");
   cmd->add_option("--objective", n.objective, "METIS objective: cut | volume");
-  cmd->add_option("--imbalance", a.options.imbalance, "allowed vertex imbalance (default 0.03)");
+  cmd->add_option("--imbalance", r.options.imbalance, "allowed vertex imbalance (default 0.03)");
   cmd->add_option("--balance", n.balance,
                   "METIS balances vertices, or vertices and edges (default edges)");
-  cmd->add_option("--seed", a.options.seed, "partitioner seed");
-  cmd->add_option("--in", a.in, "read a gpmetis-format partition instead of partitioning");
-  cmd->add_option("--out", a.out, "write the partition in gpmetis format");
-  cmd->add_option("--shards", a.shards, "write one shard file per part into DIR");
-  cmd->add_option("--chunks", a.chunks, "also report K pipeline chunks of the whole graph");
-  cmd->add_option("--chunking", n.chunking, "chunking: metis | rcm | range");
+  cmd->add_option("--seed", r.seed, "partitioner seed");
+  cmd->add_option("--in", r.in, "read a gpmetis-format partition instead of partitioning");
+  cmd->add_option("--out", r.out, "write the partition in gpmetis format");
+  cmd->add_option("--shards", r.shards, "write one shard file per part into DIR");
+  cmd->add_option("--chunks", r.chunks, "also report K pipeline chunks of the whole graph");
+  cmd->add_option("--chunking", r.chunking, "chunking: metis | rcm | range");
   cmd->add_flag("--json", a.json, "print the report as JSON");
 }
 
 void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
   add_dataset_options(cmd, a.data);
-  cmd->add_option("--parts", a.parts, "ranks (default 4)");
-  cmd->add_option("--layers", a.layers, "layer counts, e.g. 2,8,16,32")->delimiter(',');
-  cmd->add_option("--hidden", a.hidden, "hidden width (default 256)");
-  cmd->add_option("--model", a.model, "gcn | gcnii (default gcn)");
-  cmd->add_option("--stages", a.stages, "pipeline stages (default min(parts, layers))");
-  cmd->add_option("--method", a.methods, "partitioners to compare, e.g. metis,random")
+  auto& r = a.request;
+  cmd->add_option("--parts", r.ranks, "ranks (default 4)");
+  cmd->add_option("--layers", r.layers, "layer counts, e.g. 2,8,16,32")->delimiter(',');
+  cmd->add_option("--hidden", r.hidden, "hidden width (default 256)");
+  cmd->add_option("--model", r.model, "gcn | gcnii (default gcn)");
+  cmd->add_option("--stages", r.stages, "pipeline stages (default min(parts, layers))");
+  cmd->add_option("--method", r.methods, "partitioners to compare, e.g. metis,random")
       ->delimiter(',');
-  cmd->add_option("--imbalance", a.partition.imbalance, "allowed vertex imbalance");
+  cmd->add_option("--imbalance", r.partition.imbalance, "allowed vertex imbalance");
   cmd->add_flag("--json", a.json, "print exact byte counts as JSON");
 }
 
 void resolve_names(strata::cli::PartitionArgs& a, const PartitionNames& n) {
-  a.options.method = strata::parse_partition_method(n.method);
-  a.chunking = strata::parse_partition_method(n.chunking);
-  STRATA_REQUIRE(n.objective == "cut" || n.objective == "volume",
-                 "--objective must be cut or "
-                 "volume, got '",
-                 n.objective, "'");
-  a.options.metis_min_volume = n.objective == "volume";
-  STRATA_REQUIRE(n.balance == "edges" || n.balance == "vertices",
-                 "--balance must be edges or vertices, got '", n.balance, "'");
-  a.options.balance_edges = n.balance == "edges";
+  using strata::cli::require;
+  require(n.objective == "cut" || n.objective == "volume",
+          "--objective must be cut or volume, got '" + n.objective + "'");
+  a.request.options.min_volume = n.objective == "volume";
+  require(n.balance == "edges" || n.balance == "vertices",
+          "--balance must be edges or vertices, got '" + n.balance + "'");
+  a.request.options.balance_edges = n.balance == "edges";
 }
 
 int report(const std::exception& e, int status) {
@@ -119,9 +120,6 @@ int main(int argc, char** argv) {
   strata::cli::ConvertArgs convert;
   auto* train_cmd = app.add_subcommand("train", "train a GNN on a dataset");
   add_train_options(train_cmd, train);
-  PartitionNames train_names;
-  train_cmd->add_option("--partitioner", train_names.partitioner,
-                        "graph: metis | random | range | rcm (default metis)");
   auto* info_cmd = app.add_subcommand("info", "print dataset statistics");
   add_dataset_options(info_cmd, info);
   auto* convert_cmd = app.add_subcommand("convert", "write a dataset as a binary cache");
@@ -144,11 +142,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    train.data.load.seed = train.train.seed;  // one seed drives data, init and dropout
-    if (*train_cmd) {
-      train.partition.method = strata::parse_partition_method(train_names.partitioner);
-      return strata::cli::run_train(train);
-    }
+    train.data.load.seed = train.config.seed;  // one seed drives data, init and dropout
+    if (*train_cmd) return strata::cli::run_train(train);
     if (*info_cmd) return strata::cli::run_info(info);
     if (*partition_cmd) {
       resolve_names(partition, names);

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "commands.h"
+
 namespace strata::cli {
 namespace {
 
@@ -13,7 +15,7 @@ std::int64_t total(const std::map<std::string, std::int64_t>& bytes) {
   return sum;
 }
 
-nlohmann::json epoch_json(const EpochMetrics& m) {
+nlohmann::json epoch_json(const EpochRecord& m) {
   nlohmann::json j = {{"event", "epoch"},         {"epoch", m.epoch},     {"loss", m.loss},
                       {"train_acc", m.train_acc}, {"val_acc", m.val_acc}, {"test_acc", m.test_acc},
                       {"epoch_s", m.epoch_s}};
@@ -34,14 +36,14 @@ nlohmann::json epoch_json(const EpochMetrics& m) {
 MetricsOutput::MetricsOutput(const std::string& path, bool print) : print_(print) {
   if (path.empty()) return;
   file_.open(path);
-  STRATA_REQUIRE(file_.good(), "--metrics: cannot open '", path, "' for writing");
+  require(file_.good(), "--metrics: cannot open '" + path + "' for writing");
 }
 
 void MetricsOutput::write(const std::string& line) {
   if (file_.is_open()) file_ << line << "\n" << std::flush;
 }
 
-void MetricsOutput::epoch(const EpochMetrics& m) {
+void MetricsOutput::epoch(const EpochRecord& m) {
   write(epoch_json(m).dump());
   if (!print_) return;
   std::printf("epoch %4lld  loss %.4f  train %.4f  val %.4f  %.3f s",
@@ -53,14 +55,24 @@ void MetricsOutput::epoch(const EpochMetrics& m) {
   std::fflush(stdout);
 }
 
-void MetricsOutput::finish(const TrainResult& r) {
+void MetricsOutput::finish(const TrainingResult& r) {
   nlohmann::json j = {{"event", "final"},
                       {"test_acc", r.test_acc},
                       {"best_val_acc", r.best_val_acc},
-                      {"best_epoch", r.best_epoch}};
+                      {"best_epoch", r.best_epoch},
+                      {"final_train_acc", r.final_eval.train_acc},
+                      {"final_val_acc", r.final_eval.val_acc},
+                      {"final_test_acc", r.final_eval.test_acc},
+                      {"seconds", r.seconds}};
   if (!r.comm_bytes.empty()) j["comm_bytes"] = r.comm_bytes;
   write(j.dump());
   if (!print_) return;
+  if (r.epochs.empty()) {
+    const EpochRecord& e = r.final_eval;
+    std::printf("evaluation (no training): train %.4f  val %.4f  test %.4f\n", e.train_acc,
+                e.val_acc, e.test_acc);
+    return;
+  }
   std::printf("final: test accuracy %.4f at best validation epoch %lld (val %.4f)\n", r.test_acc,
               static_cast<long long>(r.best_epoch), r.best_val_acc);
   if (r.comm_bytes.empty()) return;

@@ -11,8 +11,8 @@ class MetricsOutput {
  public:
   // print: whether this process writes to stdout (rank 0 only in a job).
   MetricsOutput(const std::string& path, bool print);
-  void epoch(const EpochMetrics& m);
-  void finish(const TrainResult& result);
+  void epoch(const EpochRecord& m);
+  void finish(const TrainingResult& result);
 
  private:
   void write(const std::string& line);

@@ -1,7 +1,5 @@
 // `strata train`: one process (--mode local), or one rank of an MPI job (graph, pipeline).
-#include <array>
 #include <cstdio>
-#include <span>
 
 #include "commands.h"
 #include "metrics_output.h"
@@ -9,113 +7,91 @@
 namespace strata::cli {
 namespace {
 
-void print_dataset(const Dataset& data) {
-  std::printf("dataset %s: %d vertices, %lld edges, %lld features (%s, density %.4f), %d classes\n",
-              data.name.c_str(), data.adjacency.rows, static_cast<long long>(data.adjacency.nnz()),
-              static_cast<long long>(data.features.cols()),
-              data.features.is_sparse() ? "sparse" : "dense", data.features.density(),
-              data.num_classes);
+// A check every rank makes alike, so every rank throws it and none needs aborting.
+class EveryRankError : public Error {
+ public:
+  using Error::Error;
+  bool every_rank() const override { return true; }
+};
+
+void print_graph(const GraphSummary& g) {
+  std::printf(
+      "dataset %s: %lld vertices, %lld edges, %lld features (%s, density %.4f), %d classes\n",
+      g.name.c_str(), static_cast<long long>(g.vertices), static_cast<long long>(g.edges),
+      static_cast<long long>(g.features), g.sparse_features ? "sparse" : "dense", g.feature_density,
+      g.classes);
 }
 
-void validate_mode(const TrainArgs& args) {
-  STRATA_REQUIRE(args.mode == "local" || args.mode == "graph" || args.mode == "pipeline",
-                 "--mode must be local, graph or pipeline, got '", args.mode, "'");
-  STRATA_REQUIRE(args.shards.empty() || args.mode == "graph", "--shards is for --mode graph");
-  validate_train_config(args.train);
+void print_stage_plan(const Trainer& trainer) {
+  const std::vector<StagePlan> plan = trainer.stage_plan();
+  for (std::size_t s = 0; s < plan.size(); ++s)
+    std::printf("stage %zu: layers %d-%d, memory estimate %s\n", s, plan[s].first_layer,
+                plan[s].last_layer, plan[s].estimate_detail.c_str());
 }
 
-int run_local(const TrainArgs& args) {
-  const Dataset data = load_dataset(args.data.dataset, args.data.load);
-  print_dataset(data);
-  MetricsOutput out(args.metrics_path, true);
-  out.finish(train_one_process(data, args.train, [&](const EpochMetrics& m) { out.epoch(m); }));
+// Pipeline mode predicts each rank's memory; this prints the prediction next to the peak.
+void print_memory(const TrainingResult& r) {
+  for (std::size_t p = 0; p < r.peak_resident_bytes.size(); ++p) {
+    const auto peak = static_cast<double>(r.peak_resident_bytes[p]);
+    const auto estimate = static_cast<double>(r.estimated_bytes[p]);
+    std::printf(
+        "memory, rank %zu: peak resident %.1f MB, estimated %.1f MB with the process baseline "
+        "(measured/estimate %.2f)\n",
+        p, peak / 1e6, estimate / 1e6, peak / estimate);
+  }
+}
+
+GraphInput graph_input(const TrainArgs& a) {
+  if (!a.shards.empty()) return GraphInput::shard_files(a.shards);
+  return GraphInput::dataset(a.data.dataset, a.data.load);
+}
+
+int train_on(Workers& workers, const TrainArgs& a) {
+  const bool lead = workers.rank() == 0;
+  MetricsOutput out(lead ? a.metrics_path : std::string(), lead);
+  if (a.config.mode == Mode::kPipeline && a.stages != 0 && a.stages != workers.size())
+    throw EveryRankError(ErrorKind::kInput,
+                         "--stages " + std::to_string(a.stages) + " but the job has " +
+                             std::to_string(workers.size()) + " ranks (one stage per rank)");
+  Trainer trainer(workers, a.config, graph_input(a));
+  if (lead) print_graph(trainer.graph());
+  if (lead) print_stage_plan(trainer);
+  if (!a.load_weights.empty()) trainer.read_weights(a.load_weights);
+  const TrainingResult result = trainer.train([&](const EpochRecord& m) { out.epoch(m); });
+  if (!a.save_weights.empty()) trainer.write_weights(a.save_weights);
+  out.finish(result);
+  if (lead && a.config.mode == Mode::kPipeline) print_memory(result);
+  if (lead && !a.save_weights.empty()) std::printf("wrote weights to %s\n", a.save_weights.c_str());
   return 0;
 }
 
-// Without shard files, rank 0 loads and partitions the whole dataset and sends the shards.
-Shard graph_shard(Communicator& comm, const TrainArgs& args) {
-  Shard shard;
-  if (!args.shards.empty()) {
-    run_agreed(comm, [&] { shard = read_shard(args.shards, comm.rank(), comm.size()); });
-    return shard;
-  }
-  std::vector<std::vector<std::byte>> prepared;
-  run_agreed(comm, [&] {
-    if (comm.rank() != 0) return;
-    const Dataset data = load_dataset(args.data.dataset, args.data.load);
-    print_dataset(data);
-    prepared = prepare_shards(data, args.partition, comm.size());
-  });
-  return exchange_shards(comm, std::move(prepared));
-}
-
-// Rank 0 prints each rank's peak resident memory next to its estimate.
-void report_peak_memory(Communicator& comm, std::int64_t estimate_bytes) {
-  const std::array<double, 2> mine{static_cast<double>(estimate_bytes),
-                                   static_cast<double>(peak_resident_bytes())};
-  std::vector<double> all(2 * static_cast<std::size_t>(comm.size()));
-  comm.all_gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)),
-                  CommCategory::kControl);
-  if (comm.rank() != 0) return;
-  for (int r = 0; r < comm.size(); ++r)
-    std::printf(
-        "memory, rank %d: peak resident %.1f MB, estimated %.1f MB (measured/estimate %.2f)\n", r,
-        all[2 * r + 1] / 1e6, all[2 * r] / 1e6, all[2 * r + 1] / all[2 * r]);
-}
-
-TrainResult train_distributed(Communicator& comm, const TrainArgs& args, MetricsOutput& out,
-                              std::int64_t baseline_bytes) {
-  const auto on_epoch = [&](const EpochMetrics& m) { out.epoch(m); };
-  if (args.mode == "graph") {
-    const Shard shard = graph_shard(comm, args);
-    return train_graph_parallel(comm, shard, args.train, on_epoch);
-  }
-  Dataset data;
-  run_agreed(comm, [&] {
-    data = load_dataset(args.data.dataset, args.data.load);
-    STRATA_REQUIRE(args.stages == 0 || args.stages == comm.size(), "--stages ", args.stages,
-                   " but the job has ", comm.size(), " ranks (one stage per rank)");
-    validate_pipeline_options(args.pipeline, comm.size(), args.train.layers);
-  });
-  if (comm.rank() == 0) print_dataset(data);
-  const MemoryEstimate estimate =
-      estimate_pipeline_rank(data, args.train, args.pipeline, comm.size(), comm.rank());
-  if (comm.rank() == 0) {
-    const StageBounds bounds = pipeline_stage_bounds(data, args.train, args.pipeline, comm.size());
-    for (int s = 0; s < comm.size(); ++s)
-      std::printf(
-          "stage %d: layers %d-%d, memory estimate %s + %.1f MB process baseline\n", s,
-          bounds[s] + 1, bounds[s + 1],
-          describe(estimate_pipeline_rank(data, args.train, args.pipeline, comm.size(), s)).c_str(),
-          static_cast<double>(baseline_bytes) / 1e6);
-  }
-  TrainResult result = train_pipeline(comm, data, args.train, args.pipeline, on_epoch);
-  report_peak_memory(comm, estimate.total() + baseline_bytes);
-  return result;
+int exit_status(const Error& e) {
+  return e.kind() == ErrorKind::kInput ? 2 : 1;
 }
 
 }  // namespace
 
 int run_train(const TrainArgs& args) {
-  validate_mode(args);
-  if (args.mode == "local") return run_local(args);
-  MpiSession session(nullptr, nullptr);
-  MpiCommunicator comm;
-  const std::int64_t baseline_bytes = current_resident_bytes();  // MPI up, no data yet
-  MetricsOutput out(comm.rank() == 0 ? args.metrics_path : std::string(), comm.rank() == 0);
-  TrainResult result;
-  try {
-    result = train_distributed(comm, args, out, baseline_bytes);
-  } catch (const AgreedError& e) {
-    // Setup errors are agreed on: every rank has this one, rank 0 reports it, all exit
-    // alike. Anything else ends the whole job from the rank that saw it.
-    if (comm.rank() == 0) std::fprintf(stderr, "strata: error: %s\n", e.what());
-    return e.kind() == ErrorKind::kInput ? 2 : 1;
-  } catch (const std::exception& e) {
-    comm.abort(e.what());
+  TrainArgs a = args;
+  a.config.mode = parse_mode(args.mode);
+  require(a.shards.empty() || a.config.mode == Mode::kGraph, "--shards is for --mode graph");
+  if (a.config.mode == Mode::kLocal) {
+    Workers single = Workers::single();
+    return train_on(single, a);
   }
-  out.finish(result);
-  return 0;
+  MpiRuntime mpi(nullptr, nullptr);
+  Workers workers = Workers::mpi();
+  try {
+    return train_on(workers, a);
+  } catch (const Error& e) {
+    // A setup error every rank holds: rank 0 reports it and all exit alike. Anything
+    // else ends the whole job from the rank that saw it.
+    if (!e.every_rank()) workers.abort(e.what());
+    if (workers.rank() == 0) std::fprintf(stderr, "strata: error: %s\n", e.what());
+    return exit_status(e);
+  } catch (const std::exception& e) {
+    workers.abort(e.what());
+  }
 }
 
 }  // namespace strata::cli

@@ -355,4 +355,9 @@ void run_in_process(int ranks, const std::function<void(Communicator&)>& body) {
   if (world->first_error) rethrow_naming_rank(world->first_rank, world->first_error);
 }
 
+std::unique_ptr<Communicator> make_solo_communicator() {
+  return std::make_unique<InProcessCommunicator>(
+      std::make_shared<Group>(std::make_shared<World>(), 1), 0);
+}
+
 }  // namespace strata

@@ -43,7 +43,7 @@ void run_agreed(Communicator& comm, const std::function<void()>& step) {
     if (all[r] == kOk) continue;
     message = broadcast_message(comm, r, comm.rank() == r ? message : std::string());
     throw AgreedError(all[r] == kInput ? ErrorKind::kInput : ErrorKind::kInternal,
-                      cat("rank ", r, ": ", message));
+                      comm.size() == 1 ? message : cat("rank ", r, ": ", message));
   }
 }
 

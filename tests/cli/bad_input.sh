@@ -60,5 +60,16 @@ expect_error "missing file" "node-label.csv.gz" train --dataset "$tmp/missing" -
 printf 'not a cache' >"$tmp/bad.strata"
 expect_error "bad cache" "bad.strata" train --dataset "$tmp/bad.strata" --epochs 1
 
+# Weights files: missing, written for another model, damaged.
+expect_error "missing weights" "nowhere.weights" \
+  train --mode local --epochs 0 --load-weights "$tmp/nowhere.weights"
+"$strata" train --mode local --epochs 1 --nodes 300 --save-weights "$tmp/w.weights" >/dev/null ||
+  { echo "FAIL: --save-weights"; exit 1; }
+expect_error "weights of another model" "this model is a gcn with 2 layers, 64 input features, hidden 8" \
+  train --mode local --epochs 1 --nodes 300 --hidden 8 --load-weights "$tmp/w.weights"
+printf 'x' | dd of="$tmp/w.weights" bs=1 seek=100 conv=notrunc 2>/dev/null
+expect_error "damaged weights" "w.weights" \
+  train --mode local --epochs 0 --nodes 300 --load-weights "$tmp/w.weights"
+
 echo "$failures failed"
 [[ $failures -eq 0 ]]

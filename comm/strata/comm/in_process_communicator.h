@@ -3,6 +3,7 @@
 // (sums are taken in rank order, so they are deterministic).
 #pragma once
 #include <functional>
+#include <memory>
 
 #include "strata/comm/communicator.h"
 
@@ -13,5 +14,8 @@ namespace strata {
 // entering it later, throws too; after joining, the first error is rethrown as a
 // strata::Error whose message starts with "rank R: ".
 void run_in_process(int ranks, const std::function<void(Communicator&)>& body);
+
+// A job of one rank in the calling thread (no MPI, no other threads).
+std::unique_ptr<Communicator> make_solo_communicator();
 
 }  // namespace strata

@@ -17,7 +17,8 @@ class AgreedError : public Error {
 };
 
 // Runs step on every rank (step must not communicate). If it threw anywhere, every rank
-// throws the lowest failing rank's error: same kind, message prefixed "rank R: ". Collective.
+// throws the lowest failing rank's error: same kind, message prefixed "rank R: " (in a job of more
+// than one rank). Collective.
 void run_agreed(Communicator& comm, const std::function<void()>& step);
 
 }  // namespace strata

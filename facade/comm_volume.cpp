@@ -1,0 +1,86 @@
+#include "strata/comm_volume.h"
+
+#include <algorithm>
+#include <map>
+
+#include "conversions.h"
+#include "strata/partition/quality.h"
+#include "strata/pipeline/comm_model.h"
+
+namespace strata {
+namespace {
+
+// B per (method, parts): one partition each, however many depths are compared.
+class BoundaryPairs {
+ public:
+  BoundaryPairs(const Dataset& d, const CommVolumeRequest& request) : d_(d), request_(request) {}
+  std::int64_t operator()(const std::string& method, int parts) {
+    if (parts == 1) return 0;
+    auto [it, fresh] = cache_.try_emplace({method, parts}, 0);
+    if (fresh) {
+      Config::Partition p = request_.partition;
+      p.method = method;
+      const auto assignment =
+          partition_graph(d_.adjacency, to_partition_options(p, parts, request_.seed));
+      it->second = measure_partition(d_.adjacency, assignment, parts).boundary_pairs;
+    }
+    return it->second;
+  }
+
+ private:
+  const Dataset& d_;
+  const CommVolumeRequest& request_;
+  std::map<std::pair<std::string, int>, std::int64_t> cache_;
+};
+
+// Hybrid: the stages asked for when they divide the ranks, else 2 x (ranks / 2).
+int hybrid_stages(const CommVolumeRequest& r) {
+  const int p = r.ranks;
+  if (r.stages > 1 && r.stages < p && p % r.stages == 0) return r.stages;
+  return p >= 4 && p % 2 == 0 ? 2 : 0;
+}
+
+CommVolumeRow row(const std::string& method, const char* mode, int layers, int stages, int parts,
+                  const CommVolume& v) {
+  return {method,     mode,        layers,      stages,      parts,        v.halo_fwd,
+          v.halo_bwd, v.stage_fwd, v.stage_bwd, v.allreduce, v.training(), v.eval};
+}
+
+void add_rows(std::vector<CommVolumeRow>& rows, const Dataset& d, const CommVolumeRequest& r,
+              const std::string& method, int layers, BoundaryPairs& pairs) {
+  const std::int64_t n = d.adjacency.rows;
+  const ModelShape shape = model_shape_of(d, parse_model_kind(r.model), r.hidden, layers);
+  rows.push_back(row(method, "graph", layers, 1, r.ranks,
+                     graph_volume(shape, pairs(method, r.ranks), r.ranks)));
+  const int s = r.stages > 0 ? r.stages : std::min(r.ranks, layers);
+  if (s <= layers)
+    rows.push_back(row(method, "pipeline", layers, s, 1,
+                       pipeline_volume(shape, split_layers_by_cost(shape.costs, s), n)));
+  const int hs = hybrid_stages(r);
+  if (hs > 1 && hs <= layers) {
+    const int g = r.ranks / hs;
+    rows.push_back(
+        row(method, "hybrid", layers, hs, g,
+            hybrid_volume(shape, split_layers_by_cost(shape.costs, hs), pairs(method, g), g, n)));
+  }
+}
+
+}  // namespace
+
+CommVolumeReport predict_comm_volume(const std::string& spec, const DatasetOptions& options,
+                                     const CommVolumeRequest& request) {
+  STRATA_REQUIRE(request.ranks >= 1, "--parts must be at least 1, got ", request.ranks);
+  STRATA_REQUIRE(request.hidden >= 1, "--hidden must be at least 1, got ", request.hidden);
+  for (int layers : request.layers)
+    STRATA_REQUIRE(layers >= 1, "--layers must be at least 1, got ", layers);
+  parse_model_kind(request.model);
+  for (const auto& method : request.methods) parse_partition_method(method);
+  const Dataset d = load_dataset(spec, to_load_options(options));
+  BoundaryPairs pairs(d, request);
+  CommVolumeReport report{summarize(d), {}};
+  for (const auto& method : request.methods)
+    for (int layers : request.layers) add_rows(report.rows, d, request, method, layers, pairs);
+  return report;
+}
+
+}  // namespace strata

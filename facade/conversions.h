@@ -1,0 +1,20 @@
+// The public plain structs, translated to and from the modules' own.
+#pragma once
+#include "strata/config.h"
+#include "strata/datasets/dataset.h"
+#include "strata/graph.h"
+#include "strata/partition/partitioner.h"
+#include "strata/pipeline/train_config.h"
+#include "strata/result.h"
+
+namespace strata {
+
+LoadOptions to_load_options(const DatasetOptions& options);
+TrainConfig to_train_config(const Config& config);
+PipelineOptions to_pipeline_options(const Config::Pipeline& pipeline);
+PartitionOptions to_partition_options(const Config::Partition& partition, int parts,
+                                      std::uint64_t seed);
+EpochRecord to_record(const EpochMetrics& m);
+GraphSummary summarize(const Dataset& data);
+
+}  // namespace strata

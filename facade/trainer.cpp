@@ -1,0 +1,146 @@
+#include "strata/trainer.h"
+
+#include <array>
+
+#include "conversions.h"
+#include "strata/core/memory.h"
+#include "strata/core/timer.h"
+#include "strata/pipeline/agreed.h"
+#include "strata/pipeline/graph_trainer.h"
+#include "strata/pipeline/local_trainer.h"
+#include "strata/pipeline/pipeline_trainer.h"
+#include "strata/pipeline/weights_file.h"
+#include "trainer_state.h"
+#include "workers_impl.h"
+
+namespace strata {
+namespace {
+
+std::vector<Tensor> named(const ModelConfig& model, Weights flat) {
+  const std::vector<TensorShape> shapes = parameter_shapes(model);
+  STRATA_CHECK(shapes.size() == flat.size(), "weights ", flat.size(), " of ", shapes.size());
+  std::vector<Tensor> tensors;
+  for (std::size_t t = 0; t < shapes.size(); ++t)
+    tensors.push_back({shapes[t].name, shapes[t].rows, shapes[t].cols, std::move(flat[t])});
+  return tensors;
+}
+
+Weights flat(const std::vector<Tensor>& tensors) {
+  Weights out;
+  for (const Tensor& t : tensors) out.push_back(t.values);
+  return out;
+}
+
+TrainingResult to_result(const TrainResult& r, double seconds) {
+  TrainingResult out;
+  for (const EpochMetrics& m : r.epochs) out.epochs.push_back(to_record(m));
+  out.final_eval = to_record(r.final_eval);
+  out.test_acc = r.test_acc;
+  out.best_val_acc = r.best_val_acc;
+  out.best_epoch = r.best_epoch;
+  out.comm_bytes = r.comm_bytes;
+  out.seconds = seconds;
+  return out;
+}
+
+}  // namespace
+
+Trainer::Trainer(Workers& workers, Config config, GraphInput graph)
+    : workers_(workers), config_(std::move(config)), state_(std::make_unique<State>()) {
+  load_trainer_state(communicator_of(workers_), config_, graph, *state_);
+}
+
+Trainer::~Trainer() = default;
+
+const GraphSummary& Trainer::graph() const {
+  return state_->summary;
+}
+
+std::vector<StagePlan> Trainer::stage_plan() const {
+  if (config_.mode != Mode::kPipeline) return {};
+  const TrainConfig train = to_train_config(config_);
+  const PipelineOptions options = to_pipeline_options(config_.pipeline);
+  const int stages = workers_.size();
+  const StageBounds bounds = pipeline_stage_bounds(state_->data, train, options, stages);
+  std::vector<StagePlan> plan;
+  for (int s = 0; s < stages; ++s) {
+    const MemoryEstimate e = estimate_pipeline_rank(state_->data, train, options, stages, s);
+    plan.push_back({bounds[s] + 1, bounds[s + 1], e.total(), describe(e)});
+  }
+  return plan;
+}
+
+TrainingResult Trainer::train(const EpochCallback& on_epoch) {
+  return run(config_.optimizer.epochs, on_epoch);
+}
+
+TrainingResult Trainer::evaluate() {
+  return run(0, {});
+}
+
+TrainingResult Trainer::run(int epochs, const EpochCallback& on_epoch) {
+  Communicator& comm = communicator_of(workers_);
+  Timer timer;
+  TrainConfig train = to_train_config(config_);
+  train.epochs = epochs;
+  train.initial_weights = flat(weights_);
+  const auto forward = [&](const EpochMetrics& m) {
+    if (on_epoch) on_epoch(to_record(m));
+  };
+  TrainResult r;
+  std::int64_t estimate = 0;
+  if (config_.mode == Mode::kLocal) {
+    r = train_one_process(state_->data, train, forward);
+  } else if (config_.mode == Mode::kGraph) {
+    r = train_graph_parallel(comm, state_->shard, train, forward);
+  } else {
+    const PipelineOptions options = to_pipeline_options(config_.pipeline);
+    estimate =
+        estimate_pipeline_rank(state_->data, train, options, comm.size(), comm.rank()).total() +
+        state_->baseline_bytes;
+    r = train_pipeline(comm, state_->data, train, options, forward);
+  }
+  weights_ = named(state_->model, std::move(r.weights));
+  TrainingResult out = to_result(r, timer.seconds());
+  const std::array<std::int64_t, 2> mine{estimate, peak_resident_bytes()};
+  std::vector<std::int64_t> all(2 * static_cast<std::size_t>(comm.size()));
+  comm.all_gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)),
+                  CommCategory::kControl);
+  for (std::size_t i = 0; i < all.size(); i += 2) {
+    out.estimated_bytes.push_back(all[i]);
+    out.peak_resident_bytes.push_back(all[i + 1]);
+  }
+  return out;
+}
+
+void Trainer::set_weights(std::vector<Tensor> weights) {
+  run_agreed(communicator_of(workers_), [&] {
+    const std::vector<TensorShape> shapes = parameter_shapes(state_->model);
+    STRATA_REQUIRE(weights.size() == shapes.size(), "set_weights: ", weights.size(),
+                   " tensors, the model has ", shapes.size());
+    for (std::size_t t = 0; t < shapes.size(); ++t)
+      STRATA_REQUIRE(weights[t].name == shapes[t].name && weights[t].rows == shapes[t].rows &&
+                         weights[t].cols == shapes[t].cols,
+                     "set_weights: tensor ", t, " is ", weights[t].name, " ", weights[t].rows,
+                     " x ", weights[t].cols, ", the model's is ", shapes[t].name, " ",
+                     shapes[t].rows, " x ", shapes[t].cols);
+    check_weights(state_->model, flat(weights), "set_weights");
+  });
+  weights_ = std::move(weights);
+}
+
+void Trainer::write_weights(const std::string& path) {
+  Communicator& comm = communicator_of(workers_);
+  run_agreed(comm, [&] {
+    STRATA_REQUIRE(!weights_.empty(), "write_weights: no weights yet (train or evaluate first)");
+    if (comm.rank() == 0) write_weights_file(path, state_->model, flat(weights_));
+  });
+}
+
+void Trainer::read_weights(const std::string& path) {
+  Weights read;
+  run_agreed(communicator_of(workers_), [&] { read = read_weights_file(path, state_->model); });
+  weights_ = named(state_->model, std::move(read));
+}
+
+}  // namespace strata

@@ -1,0 +1,42 @@
+// The predicted bytes per epoch of each parallel mode, before any training
+// (`strata comm-volume`). The training loops count the same bytes.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "strata/config.h"
+#include "strata/graph.h"
+#include "strata/result.h"
+
+namespace strata {
+
+struct CommVolumeRequest {
+  int ranks = 4;               ///< graph mode uses this many parts, hybrid S x (ranks / S)
+  std::vector<int> layers{2};  ///< model depths to compare
+  int hidden = 256;
+  std::string model = "gcn";                  ///< gcn | gcnii
+  int stages = 0;                             ///< pipeline stages; 0: min(ranks, layers)
+  std::vector<std::string> methods{"metis"};  ///< partitioners to compare
+  Config::Partition partition;
+  std::uint64_t seed = 0;
+};
+
+/// Bytes per epoch, summed over ranks, float32 activations.
+struct CommVolumeRow {
+  std::string method, mode;  ///< mode: graph | pipeline | hybrid
+  int layers = 0, stages = 1, parts = 1;
+  std::int64_t halo_fwd = 0, halo_bwd = 0, stage_fwd = 0, stage_bwd = 0, allreduce = 0;
+  std::int64_t training = 0;  ///< the sum of the five above
+  std::int64_t eval = 0;      ///< the evaluation pass (not part of training)
+};
+
+struct CommVolumeReport {
+  GraphSummary graph;
+  std::vector<CommVolumeRow> rows;  ///< by method, then layers, then mode
+};
+
+CommVolumeReport predict_comm_volume(const std::string& spec, const DatasetOptions& options,
+                                     const CommVolumeRequest& request);
+
+}  // namespace strata

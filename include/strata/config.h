@@ -1,0 +1,60 @@
+// The configuration of a training job: plain structs with the CLI's defaults.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace strata {
+
+/// How the work is split across the ranks.
+///  kLocal:    one process trains the whole graph (the reference the others match).
+///  kGraph:    rank p owns part p of the graph; halo rows are exchanged at every layer.
+///  kPipeline: rank s owns a run of consecutive layers over the whole graph; chunks of
+///             vertices flow through the stages (GNNPipe). Exact with one chunk.
+enum class Mode { kLocal, kGraph, kPipeline };
+
+/// "local", "graph" or "pipeline"; anything else throws an input Error.
+Mode parse_mode(std::string_view name);
+const char* mode_name(Mode mode);
+
+struct Config {
+  Mode mode = Mode::kGraph;
+  /// Seeds the initialization, dropout, the partitioner and the chunking.
+  std::uint64_t seed = 0;
+
+  struct Model {
+    std::string kind = "gcn";  ///< "gcn" (Kipf & Welling) or "gcnii" (Chen et al. 2020)
+    int layers = 2;            ///< graph convolutions (gcnii adds an input and an output linear)
+    int hidden = 16;           ///< hidden width
+    float dropout = 0.5f;      ///< in [0, 1)
+    float alpha = 0.1f;        ///< gcnii: weight of the initial residual, in [0, 1]
+    float lambda = 0.5f;       ///< gcnii: identity mapping beta_l = log(lambda / l + 1), > 0
+  } model;
+
+  struct Optimizer {   ///< Adam
+    int epochs = 200;  ///< 0: no training, Trainer::train evaluates the current weights
+    float lr = 0.01f;
+    float weight_decay = 5e-4f;  ///< L2, on every weight and bias
+  } optimizer;
+
+  /// Graph mode, when the graph is given whole: how it is split into one part per rank.
+  struct Partition {
+    std::string method = "metis";  ///< metis | random | range | rcm
+    double imbalance = 0.03;       ///< allowed max / average part weight, minus one
+    bool balance_edges = true;     ///< METIS also balances adjacency entries, not only vertices
+    bool min_volume = false;       ///< METIS minimizes communication volume instead of edge cut
+  } partition;
+
+  /// Pipeline mode (one stage per rank).
+  struct Pipeline {
+    int chunks = 4;                   ///< vertex chunks per epoch; 1 is exact
+    std::string chunking = "metis";   ///< metis | rcm | range
+    std::string layer_split;          ///< "4,4,4,4": layers per stage; empty: balanced by cost
+    std::string stale_grad = "drop";  ///< drop | delay: gradients along edges read from history
+    int warmup_epochs = 0;            ///< exact (one-chunk) epochs before chunking starts
+    bool alternate_order = false;     ///< reverse the chunk order on odd epochs
+    float smoothing = 0.0f;           ///< history = s * previous + (1 - s) * fresh, in [0, 1)
+  } pipeline;
+};
+
+}  // namespace strata

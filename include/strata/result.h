@@ -1,0 +1,68 @@
+// What training returns: per-epoch metrics, final accuracies, bytes, timings, weights.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+/// One epoch, as the whole job saw it (every rank holds the same record).
+struct EpochRecord {
+  std::int64_t epoch = 0;
+  double loss = 0;  ///< mean training cross-entropy of the epoch's training step
+  double train_acc = 0, val_acc = 0, test_acc = 0;  ///< after the step, exact evaluation
+  double epoch_s = 0;    ///< wall time of the training step (slowest rank)
+  double compute_s = 0;  ///< distributed modes: largest compute time over ranks
+  double comm_s = 0;     ///< distributed modes: largest time waiting in communication
+  /// Bytes sent this epoch, summed over ranks, by category: halo_fwd, halo_bwd,
+  /// stage_fwd, stage_bwd, allreduce (training) and eval (the evaluation pass).
+  std::map<std::string, std::int64_t> comm_bytes;
+  /// Pipeline mode: per stage, compute and idle time of the training step, and the
+  /// fraction of the normalized adjacency's entries read from history this epoch.
+  std::vector<double> stage_compute_s, stage_idle_s;
+  double history_fraction = 0;
+};
+
+/// The whole graph, as loaded.
+struct GraphSummary {
+  std::string name;
+  std::int64_t vertices = 0;
+  std::int64_t edges = 0;  ///< directed adjacency entries (2 per undirected edge)
+  std::int64_t features = 0;
+  bool sparse_features = false;
+  double feature_density = 1;  ///< fraction of nonzero feature values
+  std::int32_t classes = 0;
+};
+
+/// Pipeline mode: what stage s runs and the memory it was predicted to need.
+struct StagePlan {
+  int first_layer = 0, last_layer = 0;  ///< 1-based, inclusive
+  std::int64_t estimated_bytes = 0;     ///< data, layout, activations and parameters
+  std::string estimate_detail;          ///< "412.3 MB (dataset 12.0, layout 30.1, ...)"
+};
+
+struct TrainingResult {
+  std::vector<EpochRecord> epochs;
+  /// The final weights' accuracies: the last epoch's record, or with zero epochs one
+  /// evaluation of the weights training started from.
+  EpochRecord final_eval;
+  double test_acc = 0;  ///< at the first epoch with the best validation accuracy
+  double best_val_acc = 0;
+  std::int64_t best_epoch = -1;                    ///< -1 with zero epochs
+  std::map<std::string, std::int64_t> comm_bytes;  ///< all epochs, by category
+  double seconds = 0;                              ///< wall time of train(), this rank
+  /// Per rank: peak resident memory of the process so far, and the memory predicted
+  /// for it (pipeline mode: its stage's estimate plus the process baseline; else 0).
+  std::vector<std::int64_t> peak_resident_bytes, estimated_bytes;
+};
+
+/// One parameter tensor, row-major. Names follow the model: gcn "conv1.weight"
+/// (in x out), "conv1.bias" (1 x out), ...; gcnii "input.*", "conv<l>.weight", "output.*".
+struct Tensor {
+  std::string name;
+  std::int64_t rows = 0, cols = 0;
+  std::vector<float> values;
+};
+
+}  // namespace strata

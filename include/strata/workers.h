@@ -1,0 +1,62 @@
+// The ranks of a job: MPI processes, or threads of one process for tests and examples.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1  // mpi.h from C++ would pull in the deprecated C++ bindings
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
+#include <mpi.h>
+
+namespace strata {
+
+/// Owns MPI_Init_thread / MPI_Finalize for programs that do not manage MPI themselves.
+/// If MPI is already initialized, it adopts it and leaves finalizing to its owner.
+class MpiRuntime {
+ public:
+  MpiRuntime(int* argc, char*** argv);
+  ~MpiRuntime();
+  MpiRuntime(const MpiRuntime&) = delete;
+  MpiRuntime& operator=(const MpiRuntime&) = delete;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// This rank's handle on the job. Every collective Strata call (a Trainer, its train())
+/// must be made by every rank of the same Workers, in the same order.
+class Workers {
+ public:
+  /// The ranks of `comm` (duplicated, so Strata's messages never meet the caller's).
+  /// MPI must be initialized, by an MpiRuntime or by the caller.
+  static Workers mpi(MPI_Comm comm = MPI_COMM_WORLD);
+  /// A job of one rank in the calling thread, without MPI (mode local needs no more).
+  static Workers single();
+  /// Runs body on `ranks` threads of this process, each with its own Workers, and joins
+  /// them. If a body throws, the others are woken with an error too, and the first
+  /// error is rethrown here as a strata::Error whose message starts "rank R: ".
+  static void run_threads(int ranks, const std::function<void(Workers&)>& body);
+
+  Workers(Workers&&) noexcept;
+  Workers& operator=(Workers&&) noexcept;
+  ~Workers();
+
+  int rank() const;
+  int size() const;
+  /// Ends the whole job from this rank: MPI_Abort, or in threads, an error on every rank.
+  [[noreturn]] void abort(const std::string& message);
+
+  struct Impl;  ///< facade/workers_impl.h
+  Impl& impl() { return *impl_; }
+
+ private:
+  explicit Workers(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace strata
