@@ -48,6 +48,11 @@ int run_comm_volume(const CommVolumeArgs& args);
 int run_info(const DatasetArgs& args);
 int run_convert(const ConvertArgs& args);
 
+// What the CLI says when an allocation fails.
+inline constexpr const char* kOutOfMemory =
+    "out of memory: an allocation failed (std::bad_alloc); more ranks, or a smaller model or "
+    "graph, lower the memory per rank";
+
 // An input error (exit status 2) unless cond holds.
 inline void require(bool cond, const std::string& message) {
   if (!cond) throw Error(ErrorKind::kInput, message);

@@ -40,6 +40,11 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_option("--metrics", a.metrics_path, "write JSON Lines metrics to FILE");
   cmd->add_option("--load-weights", a.load_weights, "start from the weights in FILE");
   cmd->add_option("--save-weights", a.save_weights, "write the trained weights to FILE");
+  auto& c = a.config.checkpoint;
+  cmd->add_option("--checkpoint-dir", c.dir, "save training state into DIR (every rank sees it)");
+  cmd->add_option("--checkpoint-every", c.every, "save after every N epochs (and after the last)");
+  cmd->add_option("--checkpoint-keep", c.keep, "complete checkpoints kept (default 2)");
+  cmd->add_flag("--resume", c.resume, "continue from the newest complete checkpoint in DIR");
   cmd->add_option("--mode", a.mode, "local | graph | pipeline (default graph; run under mpirun)");
   cmd->add_option("--shards", a.shards, "graph: per-rank shards from `strata partition --shards`");
   cmd->add_option("--imbalance", a.config.partition.imbalance, "graph: partition imbalance");
@@ -153,8 +158,9 @@ int main(int argc, char** argv) {
     return strata::cli::run_convert(convert);
   } catch (const strata::Error& e) {
     return report(e, e.kind() == strata::ErrorKind::kInput ? 2 : 1);
-  } catch (const std::bad_alloc& e) {
-    return report(e, 1);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "strata: error: " << strata::cli::kOutOfMemory << "\n";
+    return 1;
   } catch (const std::exception& e) {
     return report(e, 1);
   }

@@ -33,9 +33,9 @@ nlohmann::json epoch_json(const EpochRecord& m) {
 
 }  // namespace
 
-MetricsOutput::MetricsOutput(const std::string& path, bool print) : print_(print) {
+MetricsOutput::MetricsOutput(const std::string& path, bool print, bool append) : print_(print) {
   if (path.empty()) return;
-  file_.open(path);
+  file_.open(path, append ? std::ios::app : std::ios::trunc);
   require(file_.good(), "--metrics: cannot open '" + path + "' for writing");
 }
 

@@ -46,13 +46,17 @@ GraphInput graph_input(const TrainArgs& a) {
   return GraphInput::dataset(a.data.dataset, a.data.load);
 }
 
-int train_on(Workers& workers, const TrainArgs& a) {
+int train_on(Workers& workers, TrainArgs a) {
   const bool lead = workers.rank() == 0;
-  MetricsOutput out(lead ? a.metrics_path : std::string(), lead);
+  MetricsOutput out(lead ? a.metrics_path : std::string(), lead, a.config.checkpoint.resume);
   if (a.config.mode == Mode::kPipeline && a.stages != 0 && a.stages != workers.size())
     throw EveryRankError(ErrorKind::kInput,
                          "--stages " + std::to_string(a.stages) + " but the job has " +
                              std::to_string(workers.size()) + " ranks (one stage per rank)");
+  a.config.checkpoint.on_event = [](const std::string& event) {
+    std::printf("checkpoint: %s\n", event.c_str());
+    std::fflush(stdout);
+  };
   Trainer trainer(workers, a.config, graph_input(a));
   if (lead) print_graph(trainer.graph());
   if (lead) print_stage_plan(trainer);
@@ -89,6 +93,8 @@ int run_train(const TrainArgs& args) {
     if (!e.every_rank()) workers.abort(e.what());
     if (workers.rank() == 0) std::fprintf(stderr, "strata: error: %s\n", e.what());
     return exit_status(e);
+  } catch (const std::bad_alloc&) {
+    workers.abort(kOutOfMemory);
   } catch (const std::exception& e) {
     workers.abort(e.what());
   }

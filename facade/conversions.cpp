@@ -40,6 +40,8 @@ TrainConfig to_train_config(const Config& c) {
   t.lr = c.optimizer.lr;
   t.weight_decay = c.optimizer.weight_decay;
   t.seed = c.seed;
+  t.checkpoint = {c.checkpoint.dir, c.checkpoint.every, c.checkpoint.resume, c.checkpoint.keep,
+                  c.checkpoint.on_event};
   return t;
 }
 

@@ -38,6 +38,7 @@ TrainingResult to_result(const TrainResult& r, double seconds) {
   out.test_acc = r.test_acc;
   out.best_val_acc = r.best_val_acc;
   out.best_epoch = r.best_epoch;
+  out.resumed_epochs = r.resumed_epochs;
   out.comm_bytes = r.comm_bytes;
   out.seconds = seconds;
   return out;
@@ -84,6 +85,7 @@ TrainingResult Trainer::run(int epochs, const EpochCallback& on_epoch) {
   TrainConfig train = to_train_config(config_);
   train.epochs = epochs;
   train.initial_weights = flat(weights_);
+  if (epochs == 0) train.checkpoint = {};  // evaluate() neither saves nor resumes
   const auto forward = [&](const EpochMetrics& m) {
     if (on_epoch) on_epoch(to_record(m));
   };

@@ -12,6 +12,20 @@ Adam::Adam(ParameterList parameters, const AdamConfig& config)
   }
 }
 
+void Adam::set_state(AdamState state) {
+  STRATA_CHECK(state.first_moment.size() == parameters_.size() &&
+                   state.second_moment.size() == parameters_.size(),
+               "Adam state for ", state.first_moment.size(), " parameters, the optimizer has ",
+               parameters_.size());
+  for (std::size_t i = 0; i < parameters_.size(); ++i)
+    STRATA_CHECK(state.first_moment[i].size() == parameters_[i].value.size() &&
+                     state.second_moment[i].size() == parameters_[i].value.size(),
+                 "Adam state of parameter ", i, " has the wrong size");
+  step_ = state.step;
+  first_moment_ = std::move(state.first_moment);
+  second_moment_ = std::move(state.second_moment);
+}
+
 void Adam::step() {
   ++step_;
   AdamConfig no_decay = config_;

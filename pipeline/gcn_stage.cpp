@@ -188,4 +188,12 @@ std::vector<Matrix*> GcnStage::history_buffers() {
   return buffers;
 }
 
+std::vector<Matrix*> GcnStage::carried_buffers() {
+  std::vector<Matrix*> buffers = history_buffers();
+  if (stale_ == StaleGrad::kDelay)
+    for (Layer& layer : layers_)
+      if (layer.index > 0 && layer.g.rows() > 0) buffers.push_back(&layer.g);
+  return buffers;
+}
+
 }  // namespace strata

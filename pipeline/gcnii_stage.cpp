@@ -205,6 +205,14 @@ std::vector<Matrix*> GcniiStage::history_buffers() {
   return buffers;
 }
 
+std::vector<Matrix*> GcniiStage::carried_buffers() {
+  std::vector<Matrix*> buffers = history_buffers();
+  if (stale_ == StaleGrad::kDelay)
+    for (Conv& conv : convs_)
+      if (conv.g.rows() > 0) buffers.push_back(&conv.g);
+  return buffers;
+}
+
 std::unique_ptr<PipelineStage> make_pipeline_stage(const ModelConfig& model, int first, int last,
                                                    const ChunkLayout& layout,
                                                    const FeatureMatrix* features, StaleGrad stale) {

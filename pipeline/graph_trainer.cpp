@@ -5,9 +5,11 @@
 #include "strata/core/timer.h"
 #include "strata/kernels/kernels.h"
 #include "strata/layers/optimizer.h"
+#include "strata/pipeline/fault_injection.h"
 #include "strata/pipeline/halo_aggregator.h"
 #include "strata/pipeline/rank_metrics.h"
 #include "strata/pipeline/training_common.h"
+#include "strata/pipeline/training_loop.h"
 
 namespace strata {
 namespace {
@@ -40,7 +42,7 @@ class GradientReducer {
   std::vector<double> flat_;
 };
 
-class GraphTrainer {
+class GraphTrainer : public EpochTrainer {
  public:
   GraphTrainer(Communicator& comm, const Shard& shard, const TrainConfig& config)
       : comm_(comm),
@@ -64,7 +66,27 @@ class GraphTrainer {
   }
 
   // Every rank holds the whole model (the all-reduce keeps the copies equal).
-  std::vector<std::vector<float>> weights() { return parameter_values(model_->parameters()); }
+  std::vector<std::vector<float>> weights() override {
+    return parameter_values(model_->parameters());
+  }
+
+  // Every rank saves the whole model and optimizer (all equal), and which vertices it
+  // owns, so that a resume on another partition is refused.
+  void save_state(SectionWriter& out) override {
+    out.section<GlobalId>(ids_);
+    save_parameters(out, model_->parameters());
+    save_adam(out, optimizer_);
+  }
+
+  void load_state(SectionReader& in) override {
+    const auto owned = in.section_up_to<GlobalId>("owned vertices", ids_.size());
+    STRATA_REQUIRE(owned == ids_, in.source(), ": the checkpoint's rank ", comm_.rank(),
+                   " owned other vertices (another partition); resume with the same partition");
+    load_parameters(in, model_->parameters());
+    load_adam(in, optimizer_, model_->parameters());
+  }
+
+  EpochMetrics evaluation() override { return evaluation(0); }
 
   EpochMetrics evaluation(std::int64_t epoch) {
     const ByteCounters before = comm_.counters();
@@ -75,7 +97,7 @@ class GraphTrainer {
     return m;
   }
 
-  EpochMetrics epoch(std::int64_t epoch) {
+  EpochMetrics epoch(std::int64_t epoch) override {
     const ByteCounters before = comm_.counters();
     Timer timer;
     const double loss = train_step(epoch);
@@ -96,6 +118,7 @@ class GraphTrainer {
   double train_step(std::int64_t epoch) {
     model_->zero_grad();
     const Matrix& logits = input_.forward(*model_, aggregator_, ids_, true, epoch);
+    fault_point(comm_.rank(), epoch);
     const double loss = kernels::masked_log_softmax_nll(
         logits.view(), shard_.labels, shard_.train_mask, train_count_, grad_.view());
     model_->backward(aggregator_, grad_.view());
@@ -134,11 +157,12 @@ TrainResult train_graph_parallel(Communicator& comm, const Shard& shard, const T
                  comm.rank(), " of ", comm.size(), " was given part ", shard.graph.part, " of ",
                  shard.parts);
   GraphTrainer trainer(comm, shard, config);
-  TrainResult result = run_epochs(
-      config.epochs, [&](int epoch) { return trainer.epoch(epoch); },
-      [&] { return trainer.evaluation(0); }, on_epoch);
-  result.weights = trainer.weights();
-  return result;
+  std::int64_t vertices = shard.graph.owned;
+  comm.all_reduce_sum(std::as_writable_bytes(std::span(&vertices, 1)), DType::kInt64,
+                      CommCategory::kControl);
+  RunKey key = base_run_key("graph", comm.size(), config, shard.name, vertices,
+                            shard.features.cols(), shard.num_classes);
+  return run_training(comm, config, std::move(key), trainer, on_epoch);
 }
 
 }  // namespace strata

@@ -2,13 +2,16 @@
 
 #include <numeric>
 
+#include "strata/comm/in_process_communicator.h"
 #include "strata/core/error.h"
 #include "strata/core/timer.h"
 #include "strata/graph/csr.h"
 #include "strata/kernels/kernels.h"
 #include "strata/layers/local_aggregator.h"
 #include "strata/layers/optimizer.h"
+#include "strata/pipeline/fault_injection.h"
 #include "strata/pipeline/training_common.h"
+#include "strata/pipeline/training_loop.h"
 
 namespace strata {
 namespace {
@@ -20,7 +23,7 @@ double accuracy(const Matrix& logits, const Dataset& data, const std::vector<std
   return static_cast<double>(correct) / static_cast<double>(total);
 }
 
-class LocalTrainer {
+class LocalTrainer : public EpochTrainer {
  public:
   LocalTrainer(const Dataset& data, const TrainConfig& config)
       : data_(data),
@@ -39,10 +42,11 @@ class LocalTrainer {
     assign_parameters(model_->parameters(), config.initial_weights, 0);
   }
 
-  EpochMetrics epoch(std::int64_t epoch) {
+  EpochMetrics epoch(std::int64_t epoch) override {
     Timer timer;
     model_->zero_grad();
     const Matrix& logits = input_.forward(*model_, aggregator_, global_ids_, true, epoch);
+    fault_point(0, epoch);
     const double loss = kernels::masked_log_softmax_nll(
         logits.view(), data_.labels, data_.train_mask, train_count_, grad_.view());
     model_->backward(aggregator_, grad_.view());
@@ -55,6 +59,8 @@ class LocalTrainer {
     return m;
   }
 
+  EpochMetrics evaluation() override { return evaluate(0); }
+
   EpochMetrics evaluate(std::int64_t epoch) {
     EpochMetrics m;
     m.epoch = epoch;
@@ -65,7 +71,19 @@ class LocalTrainer {
     return m;
   }
 
-  std::vector<std::vector<float>> weights() { return parameter_values(model_->parameters()); }
+  std::vector<std::vector<float>> weights() override {
+    return parameter_values(model_->parameters());
+  }
+
+  void save_state(SectionWriter& out) override {
+    save_parameters(out, model_->parameters());
+    save_adam(out, optimizer_);
+  }
+
+  void load_state(SectionReader& in) override {
+    load_parameters(in, model_->parameters());
+    load_adam(in, optimizer_, model_->parameters());
+  }
 
  private:
   const Dataset& data_;
@@ -85,11 +103,10 @@ TrainResult train_one_process(const Dataset& data, const TrainConfig& config,
                               const EpochCallback& on_epoch) {
   validate_train_config(config);
   LocalTrainer trainer(data, config);
-  TrainResult result = run_epochs(
-      config.epochs, [&](int epoch) { return trainer.epoch(epoch); },
-      [&] { return trainer.evaluate(0); }, on_epoch);
-  result.weights = trainer.weights();
-  return result;
+  const std::unique_ptr<Communicator> solo = make_solo_communicator();
+  RunKey key = base_run_key("local", 1, config, data.name, data.adjacency.rows,
+                            data.features.cols(), data.num_classes);
+  return run_training(*solo, config, std::move(key), trainer, on_epoch);
 }
 
 }  // namespace strata

@@ -5,6 +5,7 @@
 
 #include "strata/core/timer.h"
 #include "strata/kernels/kernels.h"
+#include "strata/pipeline/fault_injection.h"
 #include "strata/pipeline/rank_metrics.h"
 #include "strata/pipeline/training_common.h"
 
@@ -165,6 +166,7 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   stage_->zero_grad();
   stage_->begin_epoch(epoch, true);
   const double loss = forward_pass(blocks, order, true);
+  fault_point(rank_, epoch);
   backward_pass(blocks, order);
   optimizer_.step();
   const double step_s = timer.seconds();
@@ -179,12 +181,35 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   return m;
 }
 
-EpochMetrics PipelineSchedule::evaluation(std::int64_t epoch) {
+EpochMetrics PipelineSchedule::evaluation() {
   const ByteCounters before = comm_.counters();
-  EpochMetrics m =
-      reduce_epoch_metrics(comm_, epoch, evaluate(epoch), label_counts(), 0, 0, before);
+  EpochMetrics m = reduce_epoch_metrics(comm_, 0, evaluate(0), label_counts(), 0, 0, before);
   m.comm_bytes.clear();  // evaluation only: no training traffic to report
   return m;
+}
+
+void PipelineSchedule::save_state(SectionWriter& out) {
+  save_parameters(out, stage_->parameters());
+  save_adam(out, optimizer_);
+  save_matrices(out, stage_->carried_buffers());
+  out.value(static_cast<std::int64_t>(previous_history_.size()));
+  for (Matrix& m : previous_history_) save_matrices(out, {&m});
+}
+
+void PipelineSchedule::load_state(SectionReader& in) {
+  load_parameters(in, stage_->parameters());
+  load_adam(in, optimizer_, stage_->parameters());
+  load_matrices(in, stage_->carried_buffers());
+  const std::vector<Matrix*> history = stage_->history_buffers();
+  const auto previous = in.value<std::int64_t>("previous history count");
+  STRATA_REQUIRE(previous == 0 || previous == static_cast<std::int64_t>(history.size()),
+                 in.source(), ": ", previous, " previous history buffers, the stage has ",
+                 history.size());
+  previous_history_.clear();
+  for (std::int64_t i = 0; i < previous; ++i) {
+    Matrix& m = previous_history_.emplace_back(history[i]->rows(), history[i]->cols());
+    load_matrices(in, {&m});
+  }
 }
 
 // Only the last stage holds logits, so only it counts the labelled vertices.

@@ -9,6 +9,7 @@
 #include "strata/pipeline/pipeline_schedule.h"
 #include "strata/pipeline/rank_metrics.h"
 #include "strata/pipeline/training_common.h"
+#include "strata/pipeline/training_loop.h"
 
 namespace strata {
 void validate_pipeline_options(const PipelineOptions& o, int stages, int layers) {
@@ -43,6 +44,26 @@ MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& co
                                   bounds, stage, options.chunks);
 }
 
+namespace {
+
+RunKey pipeline_run_key(int ranks, const Dataset& d, const TrainConfig& c, const PipelineOptions& o,
+                        const StageBounds& bounds) {
+  RunKey key = base_run_key("pipeline", ranks, c, d.name, d.adjacency.rows, d.features.cols(),
+                            d.num_classes);
+  std::string split;
+  for (int b : bounds) split += cat(split.empty() ? "" : ",", b);
+  key.insert(key.end(), {{"stage_bounds", split},
+                         {"chunks", cat(o.chunks)},
+                         {"chunking", o.chunking},
+                         {"stale_grad", o.stale_grad},
+                         {"warmup", cat(o.warmup_epochs)},
+                         {"alternate_order", cat(o.alternate_order)},
+                         {"smoothing", cat(o.smoothing)}});
+  return key;
+}
+
+}  // namespace
+
 TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainConfig& config,
                            const PipelineOptions& options, const EpochCallback& on_epoch) {
   validate_train_config(config);
@@ -52,11 +73,8 @@ TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainC
                                     parse_partition_method(options.chunking), config.seed);
   PipelineSchedule schedule(comm, data, config, options, bounds,
                             make_chunk_layout(data.adjacency, chunk_of, options.chunks));
-  TrainResult result = run_epochs(
-      config.epochs, [&](int epoch) { return schedule.epoch(epoch); },
-      [&] { return schedule.evaluation(0); }, on_epoch);
-  result.weights = schedule.weights();
-  return result;
+  return run_training(comm, config, pipeline_run_key(comm.size(), data, config, options, bounds),
+                      schedule, on_epoch);
 }
 
 }  // namespace strata

@@ -1,6 +1,7 @@
 // The configuration of a training job: plain structs with the CLI's defaults.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -55,6 +56,19 @@ struct Config {
     bool alternate_order = false;     ///< reverse the chunk order on odd epochs
     float smoothing = 0.0f;           ///< history = s * previous + (1 - s) * fresh, in [0, 1)
   } pipeline;
+
+  /// Saving the training state (weights, Adam's moments, the pipeline's history, the
+  /// result so far) and resuming from it. Every rank must see dir. A resumed run's
+  /// weights equal the uninterrupted run's bit for bit; resuming with other settings (mode,
+  /// ranks, model, optimizer, pipeline options) is refused.
+  struct Checkpoint {
+    std::string dir;      ///< empty: no checkpoints
+    int every = 0;        ///< save after every N-th epoch; the last epoch is always saved
+    bool resume = false;  ///< continue from the newest complete checkpoint in dir, if any
+    int keep = 2;         ///< complete checkpoints kept; older ones are removed
+    /// Rank 0: one line per event (saved, skipped as incomplete or damaged, resumed).
+    std::function<void(const std::string&)> on_event;
+  } checkpoint;
 };
 
 }  // namespace strata

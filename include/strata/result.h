@@ -49,7 +49,8 @@ struct TrainingResult {
   EpochRecord final_eval;
   double test_acc = 0;  ///< at the first epoch with the best validation accuracy
   double best_val_acc = 0;
-  std::int64_t best_epoch = -1;                    ///< -1 with zero epochs
+  std::int64_t best_epoch = -1;     ///< -1 with zero epochs
+  std::int64_t resumed_epochs = 0;  ///< epochs restored from a checkpoint (0: a fresh start)
   std::map<std::string, std::int64_t> comm_bytes;  ///< all epochs, by category
   double seconds = 0;                              ///< wall time of train(), this rank
   /// Per rank: peak resident memory of the process so far, and the memory predicted

@@ -10,6 +10,12 @@ namespace strata {
 
 using kernels::AdamConfig;
 
+// Everything Adam carries from one step to the next (a checkpoint saves it).
+struct AdamState {
+  std::int64_t step = 0;
+  std::vector<std::vector<float>> first_moment, second_moment;  // per parameter
+};
+
 class Adam {
  public:
   // The parameters' storage must outlive the optimizer and keep its address.
@@ -19,6 +25,9 @@ class Adam {
   void step();
   std::int64_t steps() const { return step_; }
   const AdamConfig& config() const { return config_; }
+  AdamState state() const { return {step_, first_moment_, second_moment_}; }
+  // An internal error when the moments do not match the parameters' sizes.
+  void set_state(AdamState state);
 
  private:
   ParameterList parameters_;

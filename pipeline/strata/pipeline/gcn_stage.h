@@ -34,6 +34,7 @@ class GcnStage : public PipelineStage {
   ParameterList parameters() override;
   void zero_grad() override;
   std::vector<Matrix*> history_buffers() override;
+  std::vector<Matrix*> carried_buffers() override;
 
  private:
   struct Layer {

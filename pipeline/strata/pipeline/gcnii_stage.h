@@ -33,6 +33,7 @@ class GcniiStage : public PipelineStage {
   ParameterList parameters() override;
   void zero_grad() override;
   std::vector<Matrix*> history_buffers() override;
+  std::vector<Matrix*> carried_buffers() override;
 
  private:
   struct Conv {

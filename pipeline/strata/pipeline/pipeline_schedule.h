@@ -12,6 +12,7 @@
 #include "strata/pipeline/pipeline_stage.h"
 #include "strata/pipeline/stage_split.h"
 #include "strata/pipeline/train_config.h"
+#include "strata/pipeline/training_loop.h"
 
 namespace strata {
 
@@ -22,15 +23,19 @@ struct ScheduleEvent {
   bool operator==(const ScheduleEvent&) const = default;
 };
 
-class PipelineSchedule {
+class PipelineSchedule : public EpochTrainer {
  public:
   PipelineSchedule(Communicator& comm, const Dataset& data, const TrainConfig& config,
                    const PipelineOptions& options, const StageBounds& bounds, ChunkLayout layout);
-  EpochMetrics epoch(std::int64_t epoch);
+  EpochMetrics epoch(std::int64_t epoch) override;
   // One exact evaluation pass and nothing else (training with zero epochs). Collective.
-  EpochMetrics evaluation(std::int64_t epoch);
+  EpochMetrics evaluation() override;
   // The whole model's parameters, gathered from every stage onto every rank. Collective.
-  std::vector<std::vector<float>> weights();
+  std::vector<std::vector<float>> weights() override;
+  // This stage's parameters, optimizer and carried buffers (history, delayed gradients,
+  // the smoothing's previous history).
+  void save_state(SectionWriter& out) override;
+  void load_state(SectionReader& in) override;
   // Records every forward and backward step of this rank's stage into trace (or stops).
   void set_trace(std::vector<ScheduleEvent>* trace) { trace_ = trace; }
 

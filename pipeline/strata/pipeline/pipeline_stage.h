@@ -42,6 +42,9 @@ class PipelineStage {
   // The full-size buffers whose rows later chunks read as history (the smoothing option
   // blends them between epochs).
   virtual std::vector<Matrix*> history_buffers() = 0;
+  // Every buffer whose rows the next epoch reads before writing them: the history, and
+  // with StaleGrad::kDelay the gradient accumulators (a checkpoint saves these).
+  virtual std::vector<Matrix*> carried_buffers() = 0;
 };
 
 // Layers [first, last) of the model's graph convolutions. features: in chunk order, for

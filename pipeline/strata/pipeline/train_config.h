@@ -8,6 +8,16 @@
 
 namespace strata {
 
+// Saving and resuming training state (checkpoint.h).
+struct CheckpointOptions {
+  std::string dir;      // empty: no checkpoints
+  int every = 0;        // save after every N-th epoch; the last epoch is always saved
+  bool resume = false;  // continue from the newest complete checkpoint in dir, if any
+  int keep = 2;         // complete checkpoints kept; older ones are removed
+  // Rank 0 only: one line per checkpoint event (saved, skipped, resumed from).
+  std::function<void(const std::string&)> on_event;
+};
+
 struct TrainConfig {
   std::string model = "gcn";  // gcn | gcnii
   int layers = 2;
@@ -22,6 +32,7 @@ struct TrainConfig {
   // Start from these parameter values (the model's parameter order, as
   // TrainResult::weights gives them) instead of the seeded initialization. Empty: seeded.
   std::vector<std::vector<float>> initial_weights;
+  CheckpointOptions checkpoint;
 };
 
 // Mode `pipeline` (and the pipeline side of `hybrid`).
@@ -63,6 +74,7 @@ struct TrainResult {
   double test_acc = 0;  // at the best validation epoch
   double best_val_acc = 0;
   std::int64_t best_epoch = -1;
+  std::int64_t resumed_epochs = 0;                 // epochs restored from a checkpoint
   std::map<std::string, std::int64_t> comm_bytes;  // all epochs, summed over ranks
   // The trained parameters, every tensor of the whole model in its parameter order (for
   // gcn: W1, b1, W2, b2, ...), on every rank, also in pipeline mode.

@@ -41,28 +41,6 @@ void check_weight_count(const std::vector<std::vector<float>>& weights, std::siz
 // Keeps the test accuracy of the first epoch with the best validation accuracy.
 void record_epoch(TrainResult& result, const EpochMetrics& m);
 
-// The epoch loop every trainer shares: record, total the bytes, report. With zero
-// epochs, one evaluation of the initial weights stands in for the last epoch.
-template <typename EpochFn, typename EvaluateFn>
-TrainResult run_epochs(int epochs, EpochFn&& one_epoch, EvaluateFn&& evaluate,
-                       const EpochCallback& on_epoch) {
-  TrainResult result;
-  for (int epoch = 0; epoch < epochs; ++epoch) {
-    const EpochMetrics m = one_epoch(epoch);
-    record_epoch(result, m);
-    for (const auto& [name, bytes] : m.comm_bytes) result.comm_bytes[name] += bytes;
-    if (on_epoch) on_epoch(m);
-  }
-  if (epochs > 0) {
-    result.final_eval = result.epochs.back();
-    return result;
-  }
-  result.final_eval = evaluate();
-  result.test_acc = result.final_eval.test_acc;
-  result.best_val_acc = result.final_eval.val_acc;
-  return result;
-}
-
 // Runs the model on features that are dense or sparse (Xᵀ built once).
 class FeatureInput {
  public:
