@@ -71,5 +71,18 @@ printf 'x' | dd of="$tmp/w.weights" bs=1 seek=100 conv=notrunc 2>/dev/null
 expect_error "damaged weights" "w.weights" \
   train --mode local --epochs 0 --nodes 300 --load-weights "$tmp/w.weights"
 
+expect_error "resume without a folder" "--resume needs --checkpoint-dir" \
+  train --mode local --epochs 1 --nodes 300 --resume
+expect_error "negative checkpoint interval" "--checkpoint-every must not be negative, got -2" \
+  train --mode local --epochs 1 --nodes 300 --checkpoint-dir "$tmp/ck" --checkpoint-every -2
+expect_ok "checkpointed run" "$strata" train --mode local --epochs 2 --nodes 300 \
+  --checkpoint-dir "$tmp/ck"
+expect_error "resume with another learning rate" "(lr 0.01 there, 0.05 here)" \
+  train --mode local --epochs 4 --nodes 300 --checkpoint-dir "$tmp/ck" --resume --lr 0.05
+expect_error "resume beyond --epochs" "2 epochs done, more than --epochs 1" \
+  train --mode local --epochs 1 --nodes 300 --checkpoint-dir "$tmp/ck" --resume
+STRATA_FAULT=kill expect_error "malformed STRATA_FAULT" "STRATA_FAULT must be KIND:RANK:EPOCH" \
+  train --mode local --epochs 1 --nodes 300
+
 echo "$failures failed"
 [[ $failures -eq 0 ]]
