@@ -36,6 +36,7 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_option("--epochs", o.epochs, "training epochs (0: evaluate the initial weights)");
   cmd->add_option("--lr", o.lr, "Adam learning rate");
   cmd->add_option("--weight-decay", o.weight_decay, "L2 weight decay");
+  cmd->add_option("--on-nan", o.on_nan, "NaN or inf in a step: stop | skip-step (default stop)");
   cmd->add_option("--seed", a.config.seed, "seed for init, dropout and synthetic data");
   cmd->add_option("--metrics", a.metrics_path, "write JSON Lines metrics to FILE");
   cmd->add_option("--load-weights", a.load_weights, "start from the weights in FILE");

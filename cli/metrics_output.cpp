@@ -19,6 +19,7 @@ nlohmann::json epoch_json(const EpochRecord& m) {
   nlohmann::json j = {{"event", "epoch"},         {"epoch", m.epoch},     {"loss", m.loss},
                       {"train_acc", m.train_acc}, {"val_acc", m.val_acc}, {"test_acc", m.test_acc},
                       {"epoch_s", m.epoch_s}};
+  if (m.step_skipped) j["step_skipped"] = true;
   if (m.comm_bytes.empty()) return j;
   j["compute_s"] = m.compute_s;
   j["comm_s"] = m.comm_s;
@@ -51,6 +52,7 @@ void MetricsOutput::epoch(const EpochRecord& m) {
   if (!m.comm_bytes.empty())
     std::printf("  (comm %.3f s, %.2f MB sent)", m.comm_s,
                 static_cast<double>(total(m.comm_bytes)) / 1e6);
+  if (m.step_skipped) std::printf("  step skipped: NaN or inf (--on-nan skip-step)");
   std::printf("\n");
   std::fflush(stdout);
 }

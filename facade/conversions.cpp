@@ -40,6 +40,7 @@ TrainConfig to_train_config(const Config& c) {
   t.lr = c.optimizer.lr;
   t.weight_decay = c.optimizer.weight_decay;
   t.seed = c.seed;
+  t.on_nan = c.optimizer.on_nan;
   t.checkpoint = {c.checkpoint.dir, c.checkpoint.every, c.checkpoint.resume, c.checkpoint.keep,
                   c.checkpoint.on_event};
   return t;
@@ -63,8 +64,9 @@ PartitionOptions to_partition_options(const Config::Partition& p, int parts, std
 
 EpochRecord to_record(const EpochMetrics& m) {
   return {
-      m.epoch,     m.loss,   m.train_acc,  m.val_acc,         m.test_acc,     m.epoch_s,
-      m.compute_s, m.comm_s, m.comm_bytes, m.stage_compute_s, m.stage_idle_s, m.history_fraction};
+      m.epoch,       m.loss,   m.train_acc,  m.val_acc,         m.test_acc,     m.epoch_s,
+      m.compute_s,   m.comm_s, m.comm_bytes, m.stage_compute_s, m.stage_idle_s, m.history_fraction,
+      m.step_skipped};
 }
 
 GraphSummary summarize(const Dataset& d) {

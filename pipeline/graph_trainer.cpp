@@ -7,6 +7,7 @@
 #include "strata/layers/optimizer.h"
 #include "strata/pipeline/fault_injection.h"
 #include "strata/pipeline/halo_aggregator.h"
+#include "strata/pipeline/numeric_guard.h"
 #include "strata/pipeline/rank_metrics.h"
 #include "strata/pipeline/training_common.h"
 #include "strata/pipeline/training_loop.h"
@@ -60,6 +61,10 @@ class GraphTrainer : public EpochTrainer {
                          CommCategory::kControl);
     STRATA_REQUIRE(train > 0, "dataset '", shard.name, "' has no training vertices");
     train_count_ = static_cast<double>(train);
+    const ModelConfig model = model_config_for(shard.features.cols(), shard.num_classes, config);
+    names_ = parameter_names(model, 0, model_->parameters().size());
+    output_layer_ = output_layer_of(model);
+    on_nan_ = parse_on_nan(config.on_nan);
     if (config.initial_weights.empty()) return;
     check_weight_count(config.initial_weights, model_->parameters().size());
     assign_parameters(model_->parameters(), config.initial_weights, 0);
@@ -100,12 +105,15 @@ class GraphTrainer : public EpochTrainer {
   EpochMetrics epoch(std::int64_t epoch) override {
     const ByteCounters before = comm_.counters();
     Timer timer;
-    const double loss = train_step(epoch);
+    bool skipped = false;
+    const double loss = train_step(epoch, skipped);
     const double step_s = timer.seconds();
     const double wait_s = comm_.counters().total_wait_seconds() - before.total_wait_seconds();
     std::array<double, 4> sums{loss, 0, 0, 0};
     evaluate(epoch, sums);
-    return reduce_epoch_metrics(comm_, epoch, sums, counts(), step_s, wait_s, before);
+    EpochMetrics m = reduce_epoch_metrics(comm_, epoch, sums, counts(), step_s, wait_s, before);
+    m.step_skipped = skipped;
+    return m;
   }
 
  private:
@@ -115,16 +123,20 @@ class GraphTrainer : public EpochTrainer {
             static_cast<double>(count_mask(shard_.test_mask))};
   }
 
-  double train_step(std::int64_t epoch) {
+  // The loss part of this rank; skipped: whether --on-nan skip-step left the weights alone.
+  double train_step(std::int64_t epoch, bool& skipped) {
     model_->zero_grad();
     const Matrix& logits = input_.forward(*model_, aggregator_, ids_, true, epoch);
     fault_point(comm_.rank(), epoch);
-    const double loss = kernels::masked_log_softmax_nll(
-        logits.view(), shard_.labels, shard_.train_mask, train_count_, grad_.view());
+    StepValues step{true, 0, all_finite(logits.view()) ? 0 : output_layer_, model_->parameters(),
+                    names_};
+    step.loss = kernels::masked_log_softmax_nll(logits.view(), shard_.labels, shard_.train_mask,
+                                                train_count_, grad_.view());
     model_->backward(aggregator_, grad_.view());
     reducer_.all_reduce(comm_);
-    optimizer_.step();
-    return loss;
+    skipped = !step_is_finite(comm_, on_nan_, epoch, step);
+    if (!skipped) optimizer_.step();
+    return step.loss;
   }
 
   void evaluate(std::int64_t epoch, std::array<double, 4>& sums) {
@@ -146,6 +158,9 @@ class GraphTrainer : public EpochTrainer {
   std::vector<GlobalId> ids_;
   Matrix grad_;
   double train_count_ = 0;
+  std::vector<std::string> names_;  // of the parameters
+  int output_layer_ = 0;
+  OnNan on_nan_ = OnNan::kStop;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "strata/layers/local_aggregator.h"
 #include "strata/layers/optimizer.h"
 #include "strata/pipeline/fault_injection.h"
+#include "strata/pipeline/numeric_guard.h"
 #include "strata/pipeline/training_common.h"
 #include "strata/pipeline/training_loop.h"
 
@@ -25,8 +26,9 @@ double accuracy(const Matrix& logits, const Dataset& data, const std::vector<std
 
 class LocalTrainer : public EpochTrainer {
  public:
-  LocalTrainer(const Dataset& data, const TrainConfig& config)
-      : data_(data),
+  LocalTrainer(Communicator& solo, const Dataset& data, const TrainConfig& config)
+      : comm_(solo),
+        data_(data),
         normalized_(gcn_normalize(data.adjacency, degrees_plus_one(data.adjacency))),
         aggregator_(normalized_),
         global_ids_(static_cast<std::size_t>(data.adjacency.rows)),
@@ -37,6 +39,10 @@ class LocalTrainer : public EpochTrainer {
         grad_(data.adjacency.rows, data.num_classes) {
     STRATA_REQUIRE(train_count_ > 0, "dataset '", data.name, "' has no training vertices");
     std::iota(global_ids_.begin(), global_ids_.end(), GlobalId{0});
+    const ModelConfig model = model_config_for(data.features.cols(), data.num_classes, config);
+    names_ = parameter_names(model, 0, model_->parameters().size());
+    output_layer_ = output_layer_of(model);
+    on_nan_ = parse_on_nan(config.on_nan);
     if (config.initial_weights.empty()) return;
     check_weight_count(config.initial_weights, model_->parameters().size());
     assign_parameters(model_->parameters(), config.initial_weights, 0);
@@ -47,13 +53,17 @@ class LocalTrainer : public EpochTrainer {
     model_->zero_grad();
     const Matrix& logits = input_.forward(*model_, aggregator_, global_ids_, true, epoch);
     fault_point(0, epoch);
-    const double loss = kernels::masked_log_softmax_nll(
-        logits.view(), data_.labels, data_.train_mask, train_count_, grad_.view());
+    StepValues step{true, 0, all_finite(logits.view()) ? 0 : output_layer_, model_->parameters(),
+                    names_};
+    step.loss = kernels::masked_log_softmax_nll(logits.view(), data_.labels, data_.train_mask,
+                                                train_count_, grad_.view());
     model_->backward(aggregator_, grad_.view());
-    optimizer_.step();
+    const bool finite = step_is_finite(comm_, on_nan_, epoch, step);
+    if (finite) optimizer_.step();
     const double step_s = timer.seconds();
     EpochMetrics m = evaluate(epoch);
-    m.loss = loss;
+    m.loss = step.loss;
+    m.step_skipped = !finite;
     m.epoch_s = step_s;
     m.compute_s = step_s;
     return m;
@@ -86,6 +96,7 @@ class LocalTrainer : public EpochTrainer {
   }
 
  private:
+  Communicator& comm_;
   const Dataset& data_;
   Csr normalized_;
   LocalAggregator aggregator_;
@@ -95,6 +106,9 @@ class LocalTrainer : public EpochTrainer {
   Adam optimizer_;
   double train_count_ = 0;
   Matrix grad_;
+  std::vector<std::string> names_;  // of the parameters
+  int output_layer_ = 0;
+  OnNan on_nan_ = OnNan::kStop;
 };
 
 }  // namespace
@@ -102,8 +116,8 @@ class LocalTrainer : public EpochTrainer {
 TrainResult train_one_process(const Dataset& data, const TrainConfig& config,
                               const EpochCallback& on_epoch) {
   validate_train_config(config);
-  LocalTrainer trainer(data, config);
   const std::unique_ptr<Communicator> solo = make_solo_communicator();
+  LocalTrainer trainer(*solo, data, config);
   RunKey key = base_run_key("local", 1, config, data.name, data.adjacency.rows,
                             data.features.cols(), data.num_classes);
   return run_training(*solo, config, std::move(key), trainer, on_epoch);

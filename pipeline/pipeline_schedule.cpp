@@ -6,6 +6,7 @@
 #include "strata/core/timer.h"
 #include "strata/kernels/kernels.h"
 #include "strata/pipeline/fault_injection.h"
+#include "strata/pipeline/numeric_guard.h"
 #include "strata/pipeline/rank_metrics.h"
 #include "strata/pipeline/training_common.h"
 
@@ -52,6 +53,10 @@ PipelineSchedule::PipelineSchedule(Communicator& comm, const Dataset& data,
       train_count_(static_cast<double>(count_mask(train_mask_))) {
   STRATA_REQUIRE(train_count_ > 0, "dataset '", data.name, "' has no training vertices");
   count_stage_tensors();
+  const ModelConfig model = model_config_for(data.features.cols(), data.num_classes, config);
+  names_ = parameter_names(model, first_tensor_, stage_->parameters().size());
+  output_layer_ = last_stage() ? output_layer_of(model) : bounds[rank_ + 1];
+  on_nan_ = parse_on_nan(config.on_nan);
   if (config.initial_weights.empty()) return;
   check_weight_count(config.initial_weights,
                      std::accumulate(stage_tensors_.begin(), stage_tensors_.end(), std::size_t{0}));
@@ -165,16 +170,19 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   Timer timer;
   stage_->zero_grad();
   stage_->begin_epoch(epoch, true);
-  const double loss = forward_pass(blocks, order, true);
+  StepValues step{last_stage(), forward_pass(blocks, order, true), 0, stage_->parameters(), names_};
   fault_point(rank_, epoch);
+  if (!all_finite(stage_->output_rows(whole_[0]))) step.nonfinite_output_layer = output_layer_;
   backward_pass(blocks, order);
-  optimizer_.step();
+  const bool finite = step_is_finite(comm_, on_nan_, epoch, step);
+  if (finite) optimizer_.step();
   const double step_s = timer.seconds();
   const double idle_s = comm_.counters().total_wait_seconds() - before.total_wait_seconds();
   std::array<double, 4> sums = evaluate(epoch);
-  sums[0] = loss;
+  sums[0] = step.loss;
   EpochMetrics m = reduce_epoch_metrics(comm_, epoch, sums, label_counts(), step_s, idle_s, before);
   add_stage_times(m, std::max(0.0, step_s - idle_s), idle_s);
+  m.step_skipped = !finite;
   m.history_fraction =
       exact ? 0.0
             : (order.front() == 0 ? layout_.later_entry_fraction : layout_.earlier_entry_fraction);

@@ -4,11 +4,13 @@
 #include <numeric>
 
 #include "strata/core/error.h"
+#include "strata/pipeline/numeric_guard.h"
 
 namespace strata {
 
 void validate_train_config(const TrainConfig& c) {
   parse_model_kind(c.model);
+  parse_on_nan(c.on_nan);
   STRATA_REQUIRE(c.alpha >= 0.0f && c.alpha <= 1.0f, "--alpha must be in [0, 1], got ", c.alpha);
   STRATA_REQUIRE(c.lambda > 0.0f, "--lambda must be positive, got ", c.lambda);
   STRATA_REQUIRE(c.layers >= 1, "--layers must be at least 1, got ", c.layers);
@@ -44,6 +46,20 @@ AdamConfig adam_config_for(const TrainConfig& c) {
 
 std::int64_t count_mask(std::span<const std::uint8_t> mask) {
   return std::accumulate(mask.begin(), mask.end(), std::int64_t{0});
+}
+
+std::vector<std::string> parameter_names(const ModelConfig& model, std::size_t first,
+                                         std::size_t count) {
+  const std::vector<TensorShape> shapes = parameter_shapes(model);
+  STRATA_CHECK(first + count <= shapes.size(), "parameters ", first, "+", count, " of ",
+               shapes.size());
+  std::vector<std::string> names;
+  for (std::size_t i = first; i < first + count; ++i) names.push_back(shapes[i].name);
+  return names;
+}
+
+int output_layer_of(const ModelConfig& model) {
+  return model.kind == ModelKind::kGcnii ? model.num_layers + 1 : model.num_layers;
 }
 
 std::vector<std::vector<float>> parameter_values(const ParameterList& parameters) {

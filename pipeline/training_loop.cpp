@@ -9,7 +9,7 @@ namespace {
 
 constexpr char kStateMagic[] = "STRATACK";
 constexpr std::uint32_t kStateVersion = 1;
-constexpr std::size_t kRecordFields = 9;
+constexpr std::size_t kRecordFields = 10;
 
 std::array<double, kRecordFields> fields_of(const EpochMetrics& m) {
   return {static_cast<double>(m.epoch),
@@ -20,7 +20,8 @@ std::array<double, kRecordFields> fields_of(const EpochMetrics& m) {
           m.epoch_s,
           m.compute_s,
           m.comm_s,
-          m.history_fraction};
+          m.history_fraction,
+          m.step_skipped ? 1.0 : 0.0};
 }
 
 EpochMetrics metrics_of(const double* f) {
@@ -34,6 +35,7 @@ EpochMetrics metrics_of(const double* f) {
   m.compute_s = f[6];
   m.comm_s = f[7];
   m.history_fraction = f[8];
+  m.step_skipped = f[9] != 0.0;
   return m;
 }
 

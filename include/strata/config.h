@@ -36,6 +36,10 @@ struct Config {
     int epochs = 200;  ///< 0: no training, Trainer::train evaluates the current weights
     float lr = 0.01f;
     float weight_decay = 5e-4f;  ///< L2, on every weight and bias
+    /// A step whose loss, layer outputs or gradients hold NaN or inf: "stop" throws an
+    /// Error naming the epoch, the rank and the first such value; "skip-step" leaves the
+    /// weights unchanged and goes on (EpochRecord::step_skipped).
+    std::string on_nan = "stop";
   } optimizer;
 
   /// Graph mode, when the graph is given whole: how it is split into one part per rank.

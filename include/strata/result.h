@@ -22,6 +22,8 @@ struct EpochRecord {
   /// fraction of the normalized adjacency's entries read from history this epoch.
   std::vector<double> stage_compute_s, stage_idle_s;
   double history_fraction = 0;
+  /// Config::Optimizer::on_nan "skip-step": this step met NaN or inf and was not applied.
+  bool step_skipped = false;
 };
 
 /// The whole graph, as loaded.

@@ -81,6 +81,8 @@ expect_error "resume with another learning rate" "(lr 0.01 there, 0.05 here)" \
   train --mode local --epochs 4 --nodes 300 --checkpoint-dir "$tmp/ck" --resume --lr 0.05
 expect_error "resume beyond --epochs" "2 epochs done, more than --epochs 1" \
   train --mode local --epochs 1 --nodes 300 --checkpoint-dir "$tmp/ck" --resume
+expect_error "unknown --on-nan" "--on-nan must be stop or skip-step, got 'ignore'" \
+  train --mode local --epochs 1 --nodes 300 --on-nan ignore
 STRATA_FAULT=kill expect_error "malformed STRATA_FAULT" "STRATA_FAULT must be KIND:RANK:EPOCH" \
   train --mode local --epochs 1 --nodes 300
 

@@ -9,6 +9,7 @@
 #include "strata/comm/communicator.h"
 #include "strata/datasets/dataset.h"
 #include "strata/layers/optimizer.h"
+#include "strata/pipeline/numeric_guard.h"
 #include "strata/pipeline/pipeline_stage.h"
 #include "strata/pipeline/stage_split.h"
 #include "strata/pipeline/train_config.h"
@@ -68,6 +69,9 @@ class PipelineSchedule : public EpochTrainer {
   double train_count_ = 0;
   std::vector<std::int64_t> stage_tensors_;  // parameter tensors of each stage
   std::size_t first_tensor_ = 0;             // this stage's first, in the whole model
+  std::vector<std::string> names_;           // of this stage's parameters
+  int output_layer_ = 0;                     // the layer whose output this stage sends
+  OnNan on_nan_ = OnNan::kStop;
 };
 
 }  // namespace strata

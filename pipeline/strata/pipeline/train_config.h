@@ -33,6 +33,7 @@ struct TrainConfig {
   // TrainResult::weights gives them) instead of the seeded initialization. Empty: seeded.
   std::vector<std::vector<float>> initial_weights;
   CheckpointOptions checkpoint;
+  std::string on_nan = "stop";  // stop | skip-step: a step with NaN or inf (numeric_guard.h)
 };
 
 // Mode `pipeline` (and the pipeline side of `hybrid`).
@@ -64,6 +65,8 @@ struct EpochMetrics {
   // training step, and the fraction of Â's entries read from history this epoch.
   std::vector<double> stage_compute_s, stage_idle_s;
   double history_fraction = 0;
+  // --on-nan skip-step: the step met NaN or inf and the weights were left unchanged.
+  bool step_skipped = false;
 };
 
 struct TrainResult {

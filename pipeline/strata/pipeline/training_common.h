@@ -29,6 +29,13 @@ std::vector<T> select_values(const std::vector<T>& values, std::span<const Globa
   return out;
 }
 
+// The names of the model's parameters [first, first + count), as parameter_shapes gives them.
+std::vector<std::string> parameter_names(const ModelConfig& model, std::size_t first,
+                                         std::size_t count);
+
+// The number of the layer whose output is the logits (gcnii: its output linear, L + 1).
+int output_layer_of(const ModelConfig& model);
+
 // Flat copies of the parameters' values, in list order.
 std::vector<std::vector<float>> parameter_values(const ParameterList& parameters);
 // Overwrites the parameters with weights[first], weights[first + 1], ...; an input error
