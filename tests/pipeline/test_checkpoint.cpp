@@ -204,3 +204,17 @@ TEST_CASE("only the newest `keep` checkpoints stay; bad checkpoint options are i
   bad.checkpoint = {dir.str(), 0, false, 0, {}};
   CHECK_THROWS_WITH(train(local, d, bad), Catch::Contains("--checkpoint-keep must be at least 1"));
 }
+
+TEST_CASE("the same seed, data and rank count give bitwise the same run, run after run") {
+  const Dataset d = testing::graph_mode_dataset(true);
+  for (const Run& run : every_mode()) {
+    INFO(run.mode << " " << run.model << " on " << run.ranks << " ranks");
+    const TrainConfig config = base_config(run.model, 5);
+    const std::vector<TrainResult> first = train(run, d, config);
+    const std::vector<TrainResult> second = train(run, d, config);
+    for (std::size_t r = 0; r < first.size(); ++r) check_same(second[r], first[r]);
+    TrainConfig reseeded = config;
+    reseeded.seed = 1;
+    CHECK(train(run, d, reseeded)[0].weights != first[0].weights);  // the check can fail
+  }
+}
