@@ -1,10 +1,12 @@
 // The public facade, used as an embedding program uses it: this file includes only
 // <strata/strata.h> and links only strata::strata.
 #include <strata/strata.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 
 namespace {
@@ -237,4 +239,34 @@ TEST_CASE("bad graphs and configs are one-line errors on every rank") {
              Catch::Contains("needs at least 2 layers"));
   CHECK_THAT(error_of(small_config(strata::Mode::kPipeline), 2, per_rank),
              Catch::Contains("one shard per rank"));
+}
+
+TEST_CASE("Config::checkpoint: a job stopped early resumes to the uninterrupted job's weights") {
+  const std::string dir = "/tmp/strata_facade_ckpt_" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  for (strata::Mode mode : {strata::Mode::kGraph, strata::Mode::kPipeline}) {
+    strata::Config c = small_config(mode);
+    c.optimizer.epochs = 6;
+    const Trained uninterrupted = train_job(c, 2, false);
+    strata::Config first = c;
+    first.optimizer.epochs = 3;
+    first.checkpoint.dir = dir + "/" + strata::mode_name(mode);
+    train_job(first, 2, false);
+    strata::Config rest = c;
+    rest.checkpoint = first.checkpoint;
+    rest.checkpoint.resume = true;
+    std::vector<std::string> events;
+    rest.checkpoint.on_event = [&](const std::string& e) { events.push_back(e); };
+    const Trained resumed = train_job(rest, 2, false);
+    INFO(strata::mode_name(mode));
+    CHECK(resumed.result.resumed_epochs == 3);
+    CHECK(resumed.result.epochs.size() == 6);
+    CHECK(max_difference(resumed.weights, uninterrupted.weights) == 0.0);
+    REQUIRE(events.size() == 2);
+    CHECK(events[0] ==
+          "resuming from checkpoint " + first.checkpoint.dir + "/epoch-00000003 (3 epochs done)");
+    CHECK(events[1] ==
+          "saved checkpoint " + first.checkpoint.dir + "/epoch-00000006 (6 epochs done)");
+  }
+  std::filesystem::remove_all(dir);
 }
