@@ -26,7 +26,9 @@ std::vector<GlobalId> chunk_major_order(std::span<const std::int32_t> chunk_of, 
   return order;
 }
 
-Csr permuted(const Csr& a, std::span<const GlobalId> order) {
+}  // namespace
+
+Csr permute_symmetric(const Csr& a, std::span<const GlobalId> order) {
   std::vector<LocalId> position(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<LocalId>(i);
   Csr p;
@@ -47,8 +49,8 @@ Csr permuted(const Csr& a, std::span<const GlobalId> order) {
   return p;
 }
 
-ChunkBlock make_block(const Csr& a, LocalId begin, LocalId end) {
-  ChunkBlock b{begin, end, {}, {}};
+ChunkBlock make_row_block(const Csr& a, LocalId begin, LocalId end, int chunk) {
+  ChunkBlock b{begin, end, {}, {}, chunk};
   for (EdgeOffset e = a.offsets[begin]; e < a.offsets[end]; ++e) b.touched.push_back(a.indices[e]);
   std::sort(b.touched.begin(), b.touched.end());
   b.touched.erase(std::unique(b.touched.begin(), b.touched.end()), b.touched.end());
@@ -67,6 +69,8 @@ ChunkBlock make_block(const Csr& a, LocalId begin, LocalId end) {
   b.transposed = transpose(block);
   return b;
 }
+
+namespace {
 
 // Fraction of entries whose column lies after (or, reversed, before) its row's block.
 double outside_fraction(const Csr& a, const std::vector<ChunkBlock>& blocks, bool after) {
@@ -87,16 +91,17 @@ ChunkLayout make_chunk_layout(const Csr& adjacency, std::span<const std::int32_t
   ChunkLayout layout;
   std::vector<LocalId> bounds;
   layout.order = chunk_major_order(chunk_of, k, bounds);
-  layout.a_hat = permuted(gcn_normalize(adjacency, degrees_plus_one(adjacency)), layout.order);
+  layout.a_hat =
+      permute_symmetric(gcn_normalize(adjacency, degrees_plus_one(adjacency)), layout.order);
   for (int c = 0; c < k; ++c)
-    layout.blocks.push_back(make_block(layout.a_hat, bounds[c], bounds[c + 1]));
+    layout.blocks.push_back(make_row_block(layout.a_hat, bounds[c], bounds[c + 1], c));
   layout.later_entry_fraction = outside_fraction(layout.a_hat, layout.blocks, true);
   layout.earlier_entry_fraction = outside_fraction(layout.a_hat, layout.blocks, false);
   return layout;
 }
 
 ChunkBlock whole_block(const ChunkLayout& layout) {
-  return make_block(layout.a_hat, 0, layout.a_hat.rows);
+  return make_row_block(layout.a_hat, 0, layout.a_hat.rows, -1);
 }
 
 CsrView row_block(const Csr& a, LocalId begin, LocalId end) {

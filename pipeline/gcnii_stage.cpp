@@ -11,12 +11,17 @@ using stage::rows;
 using stage::scratch;
 
 GcniiStage::GcniiStage(const ModelConfig& model, int first, int last, const ChunkLayout& layout,
-                       const FeatureMatrix* features, StaleGrad stale)
-    : model_(model), hidden_(model.hidden), layout_(layout), features_(features), stale_(stale) {
+                       const FeatureMatrix* features, StaleGrad stale, StageHalo* halo)
+    : model_(model),
+      hidden_(model.hidden),
+      layout_(layout),
+      features_(features),
+      stale_(stale),
+      halo_(halo) {
   STRATA_CHECK(0 <= first && first < last && last <= model.num_layers, "stage convs [", first, ", ",
                last, ") of ", model.num_layers);
   STRATA_CHECK((first == 0) == (features != nullptr), "features belong to the stage with conv 1");
-  const std::int64_t n = layout.a_hat.rows, h = hidden_;
+  const std::int64_t n = layout.a_hat.rows, cols = layout.a_hat.cols, h = hidden_;
   if (first == 0) {
     input_.emplace(model.in_features, hidden_, model.seed, 0);
     g0_ = Matrix(n, h);
@@ -27,7 +32,7 @@ GcniiStage::GcniiStage(const ModelConfig& model, int first, int last, const Chun
   }
   for (int j = first; j < last; ++j)
     convs_.push_back({GcniiConv(hidden_, model.alpha, model.lambda, model.seed, j + 1), j + 1,
-                      Matrix(n, h), Matrix(n, h), Matrix(n, h), Matrix(n, h)});
+                      Matrix(cols, h), Matrix(n, h), Matrix(n, h), Matrix(cols, h)});
   if (last == model.num_layers) {
     output_.emplace(hidden_, model.classes, model.seed, model.num_layers + 1);
     q_ = Matrix(n, h);
@@ -56,13 +61,15 @@ void GcniiStage::begin_epoch(std::int64_t epoch, bool training) {
 // h0 and conv 1's P for every row at once: they depend on the static features only, so
 // conv 1 reads no history at all (as layer 0 of the GCN stage).
 void GcniiStage::prepare_input() {
-  const ChunkBlock every{0, layout_.a_hat.rows, {}, {}};
-  stage::drop_features(*features_, sparse_, dropped_features_, layout_.order,
+  const ChunkBlock every{0, layout_.a_hat.rows, {}, {}, -1};
+  stage::drop_features(*features_, sparse_, dropped_features_, stage::block_ids(layout_, every),
                        dropping() ? model_.dropout : 0.0f, model_.seed, epoch_);
   forward_input(every);
   Conv& conv1 = convs_.front();
-  kernels::copy(h0_.view(), conv1.p.view());
-  drop(conv1.p.view(), every, conv1.layer);
+  const MatrixView p = rows(conv1.p, every);
+  kernels::copy(h0_.view(), p);
+  drop(p, every, conv1.layer);
+  if (halo_) halo_->forward(every, conv1.p, training_);
 }
 
 MatrixView GcniiStage::input_rows(const ChunkBlock& b) {
@@ -112,6 +119,7 @@ void GcniiStage::forward_conv(Conv& conv, const ChunkBlock& b, ConstMatrixView h
   if (h.data != nullptr) {
     kernels::copy(h, p);
     drop(p, b, conv.layer);
+    if (halo_) halo_->forward(b, conv.p, training_);
   }
   kernels::spmm(row_block(layout_.a_hat, b.begin, b.end), conv.p.view(), s);
   conv.params.forward(s, rows(h0_, b), y);
@@ -158,6 +166,7 @@ void GcniiStage::backward_conv(Conv& conv, const ChunkBlock& b, MatrixView grad_
   const MatrixView grad_z = scratch(scratch_z_, b.end - b.begin, hidden_);
   conv.params.backward(rows(conv.s, b), grad_h, grad_h0, grad_z);
   stage::scatter_gradient(b, grad_z, conv.g, scratch_touched_);
+  if (halo_) halo_->backward(b, conv.g);
   stage::take_gradient(conv.g, b, grad_h);
   drop(grad_h, b, conv.layer);
 }
@@ -215,10 +224,11 @@ std::vector<Matrix*> GcniiStage::carried_buffers() {
 
 std::unique_ptr<PipelineStage> make_pipeline_stage(const ModelConfig& model, int first, int last,
                                                    const ChunkLayout& layout,
-                                                   const FeatureMatrix* features, StaleGrad stale) {
+                                                   const FeatureMatrix* features, StaleGrad stale,
+                                                   StageHalo* halo) {
   if (model.kind == ModelKind::kGcnii)
-    return std::make_unique<GcniiStage>(model, first, last, layout, features, stale);
-  return std::make_unique<GcnStage>(model, first, last, layout, features, stale);
+    return std::make_unique<GcniiStage>(model, first, last, layout, features, stale, halo);
+  return std::make_unique<GcnStage>(model, first, last, layout, features, stale, halo);
 }
 
 }  // namespace strata

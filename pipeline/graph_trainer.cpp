@@ -6,6 +6,7 @@
 #include "strata/kernels/kernels.h"
 #include "strata/layers/optimizer.h"
 #include "strata/pipeline/fault_injection.h"
+#include "strata/pipeline/gradient_reducer.h"
 #include "strata/pipeline/halo_aggregator.h"
 #include "strata/pipeline/numeric_guard.h"
 #include "strata/pipeline/rank_metrics.h"
@@ -14,34 +15,6 @@
 
 namespace strata {
 namespace {
-
-// One flat all-reduce of every gradient sum, in double, then the float cast: the summed
-// gradients then almost always equal one process's bit for bit (gradient_sums.cpp).
-class GradientReducer {
- public:
-  explicit GradientReducer(ParameterList parameters) : parameters_(std::move(parameters)) {
-    std::size_t n = 0;
-    for (const Parameter& p : parameters_) n += p.grad_sum.size();
-    flat_.resize(n);
-  }
-  void all_reduce(Communicator& comm) {
-    if (comm.size() == 1) return;
-    double* out = flat_.data();
-    for (const Parameter& p : parameters_)
-      out = std::copy(p.grad_sum.begin(), p.grad_sum.end(), out);
-    comm.all_reduce_sum(std::as_writable_bytes(std::span(flat_)), DType::kFloat64,
-                        CommCategory::kAllReduce);
-    const double* in = flat_.data();
-    for (const Parameter& p : parameters_) {
-      kernels::cast_to_float({in, p.grad_sum.size()}, p.grad);
-      in += p.grad_sum.size();
-    }
-  }
-
- private:
-  ParameterList parameters_;
-  std::vector<double> flat_;
-};
 
 class GraphTrainer : public EpochTrainer {
  public:

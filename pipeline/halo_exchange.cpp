@@ -18,11 +18,15 @@ std::span<std::byte> as_bytes(std::vector<float>& v) {
 }  // namespace
 
 HaloExchange::HaloExchange(const LocalGraph& graph, Communicator& comm)
-    : plan_(graph.plan), comm_(comm), owned_(graph.owned), halo_(graph.halo) {
+    : HaloExchange(graph.plan, graph.owned, graph.halo, comm) {
+  STRATA_CHECK(graph.part == comm.rank(), "rank ", comm.rank(), " holds part ", graph.part);
+}
+
+HaloExchange::HaloExchange(const HaloPlan& plan, LocalId owned, LocalId halo, Communicator& comm)
+    : plan_(plan), comm_(comm), owned_(owned), halo_(halo) {
   STRATA_CHECK(static_cast<int>(plan_.send.size()) == comm.size() &&
                    static_cast<int>(plan_.recv.size()) == comm.size(),
                "halo plan for ", plan_.send.size(), " parts on ", comm.size(), " ranks");
-  STRATA_CHECK(graph.part == comm.rank(), "rank ", comm.rank(), " holds part ", graph.part);
 }
 
 void HaloExchange::forward(MatrixView rows, CommCategory category) {

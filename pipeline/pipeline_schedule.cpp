@@ -23,6 +23,11 @@ std::span<std::byte> bytes(MatrixView m) {
   return {reinterpret_cast<std::byte*>(m.data), static_cast<std::size_t>(m.rows * m.cols) * 4};
 }
 
+// The rows this rank computes, in the layout's order (the halo rows follow them).
+std::span<const GlobalId> owned_ids(const ChunkLayout& layout) {
+  return std::span(layout.order).first(static_cast<std::size_t>(layout.a_hat.rows));
+}
+
 template <typename T>
 std::span<const T> block_of(const std::vector<T>& v, const ChunkBlock& b) {
   return std::span(v).subspan(b.begin, b.end - b.begin);
@@ -32,25 +37,32 @@ std::span<const T> block_of(const std::vector<T>& v, const ChunkBlock& b) {
 
 PipelineSchedule::PipelineSchedule(Communicator& comm, const Dataset& data,
                                    const TrainConfig& config, const PipelineOptions& options,
-                                   const StageBounds& bounds, ChunkLayout layout)
+                                   const StageBounds& bounds, ChunkLayout layout, StageGrid grid)
     : comm_(comm),
-      rank_(comm.rank()),
-      ranks_(comm.size()),
+      pipe_(grid.pipe ? *grid.pipe : comm),
+      group_(grid.group),
+      rank_(pipe_.rank()),
+      ranks_(pipe_.size()),
       config_(config),
       options_(options),
       layout_(std::move(layout)),
       whole_(layout_.chunks() == 1 ? layout_.blocks : Blocks{whole_block(layout_)}),
-      features_(rank_ == 0 ? data.features.select_rows(layout_.order) : FeatureMatrix()),
-      labels_(select_values(data.labels, layout_.order)),
-      train_mask_(select_values(data.train_mask, layout_.order)),
-      val_mask_(select_values(data.val_mask, layout_.order)),
-      test_mask_(select_values(data.test_mask, layout_.order)),
+      features_(rank_ == 0 ? data.features.select_rows(owned_ids(layout_)) : FeatureMatrix()),
+      labels_(select_values(data.labels, owned_ids(layout_))),
+      train_mask_(select_values(data.train_mask, owned_ids(layout_))),
+      val_mask_(select_values(data.val_mask, owned_ids(layout_))),
+      test_mask_(select_values(data.test_mask, owned_ids(layout_))),
       stage_(make_pipeline_stage(
           model_config_for(data.features.cols(), data.num_classes, config), bounds[rank_],
           bounds[rank_ + 1], layout_, rank_ == 0 ? &features_ : nullptr,
-          options.stale_grad == "delay" ? StaleGrad::kDelay : StaleGrad::kDrop)),
+          options.stale_grad == "delay" ? StaleGrad::kDelay : StaleGrad::kDrop, grid.halo)),
       optimizer_(stage_->parameters(), adam_config_for(config)),
       train_count_(static_cast<double>(count_mask(train_mask_))) {
+  if (group_) {  // the loss is normalized by the whole stage's training vertices
+    group_->all_reduce_sum(std::as_writable_bytes(std::span(&train_count_, 1)), DType::kFloat64,
+                           CommCategory::kControl);
+    reducer_.emplace(stage_->parameters());
+  }
   STRATA_REQUIRE(train_count_ > 0, "dataset '", data.name, "' has no training vertices");
   count_stage_tensors();
   const ModelConfig model = model_config_for(data.features.cols(), data.num_classes, config);
@@ -67,7 +79,7 @@ PipelineSchedule::PipelineSchedule(Communicator& comm, const Dataset& data,
 void PipelineSchedule::count_stage_tensors() {
   const std::int64_t mine = static_cast<std::int64_t>(stage_->parameters().size());
   stage_tensors_.assign(static_cast<std::size_t>(ranks_), 0);
-  comm_.all_gather(std::as_bytes(std::span(&mine, 1)),
+  pipe_.all_gather(std::as_bytes(std::span(&mine, 1)),
                    std::as_writable_bytes(std::span(stage_tensors_)), CommCategory::kControl);
   first_tensor_ = static_cast<std::size_t>(
       std::accumulate(stage_tensors_.begin(), stage_tensors_.begin() + rank_, std::int64_t{0}));
@@ -79,10 +91,10 @@ std::vector<std::vector<float>> PipelineSchedule::weights() {
   for (int s = 0; s < ranks_; ++s) {
     for (std::int64_t t = 0; t < stage_tensors_[s]; ++t) {
       std::int64_t size = s == rank_ ? static_cast<std::int64_t>(mine[t].value.size()) : 0;
-      comm_.broadcast(std::as_writable_bytes(std::span(&size, 1)), s, CommCategory::kControl);
+      pipe_.broadcast(std::as_writable_bytes(std::span(&size, 1)), s, CommCategory::kControl);
       std::vector<float>& w = all.emplace_back(static_cast<std::size_t>(size));
       if (s == rank_) std::copy(mine[t].value.begin(), mine[t].value.end(), w.begin());
-      comm_.broadcast(std::as_writable_bytes(std::span(w)), s, CommCategory::kControl);
+      pipe_.broadcast(std::as_writable_bytes(std::span(w)), s, CommCategory::kControl);
     }
   }
   return all;
@@ -110,20 +122,20 @@ double PipelineSchedule::forward_pass(const Blocks& blocks, const std::vector<in
   if (rank_ > 0)
     for (int c : order)
       receives.push_back(
-          comm_.irecv(rank_ - 1, base + c, bytes(stage_->input_rows(blocks[c])), category));
+          pipe_.irecv(rank_ - 1, base + c, bytes(stage_->input_rows(blocks[c])), category));
   double loss = 0;
   for (std::size_t i = 0; i < order.size(); ++i) {
     const ChunkBlock& b = blocks[order[i]];
-    if (rank_ > 0) comm_.wait(receives[i]);
+    if (rank_ > 0) pipe_.wait(receives[i]);
     stage_->forward(b);
     if (trace_) trace_->push_back({training ? 'f' : 'e', order[i]});
     if (!last_stage())
       sends.push_back(
-          comm_.isend(rank_ + 1, base + order[i], bytes(stage_->output_rows(b)), category));
+          pipe_.isend(rank_ + 1, base + order[i], bytes(stage_->output_rows(b)), category));
     else if (training)
       loss += chunk_loss(b);
   }
-  comm_.wait_all(sends);
+  pipe_.wait_all(sends);
   return loss;
 }
 
@@ -132,21 +144,21 @@ void PipelineSchedule::backward_pass(const Blocks& blocks, const std::vector<int
   std::vector<Request> receives, sends;
   if (!last_stage())
     for (auto it = order.rbegin(); it != order.rend(); ++it)
-      receives.push_back(comm_.irecv(rank_ + 1, base + *it,
+      receives.push_back(pipe_.irecv(rank_ + 1, base + *it,
                                      bytes(stage_->output_grad_rows(blocks[*it])),
                                      CommCategory::kStageBackward));
   for (std::size_t i = 0; i < order.size(); ++i) {
     const int c = order[order.size() - 1 - i];
     const ChunkBlock& b = blocks[c];
-    if (!last_stage()) comm_.wait(receives[i]);
+    if (!last_stage()) pipe_.wait(receives[i]);
     stage_->backward(b);
     if (trace_) trace_->push_back({'b', c});
     if (rank_ > 0)
-      sends.push_back(comm_.isend(rank_ - 1, base + c, bytes(stage_->input_grad_rows(b)),
+      sends.push_back(pipe_.isend(rank_ - 1, base + c, bytes(stage_->input_grad_rows(b)),
                                   CommCategory::kStageBackward));
   }
   stage_->end_backward();
-  comm_.wait_all(sends);
+  pipe_.wait_all(sends);
 }
 
 std::array<double, 4> PipelineSchedule::evaluate(std::int64_t epoch) {
@@ -166,7 +178,7 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   const bool exact = epoch < options_.warmup_epochs || layout_.chunks() == 1;
   const Blocks& blocks = exact ? whole_ : layout_.blocks;
   const std::vector<int> order = chunk_order(epoch, blocks);
-  const ByteCounters before = comm_.counters();
+  const ByteCounters before = counters();
   Timer timer;
   stage_->zero_grad();
   stage_->begin_epoch(epoch, true);
@@ -174,13 +186,15 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   fault_point(rank_, epoch);
   if (!all_finite(stage_->output_rows(whole_[0]))) step.nonfinite_output_layer = output_layer_;
   backward_pass(blocks, order);
+  if (reducer_) reducer_->all_reduce(*group_);
   const bool finite = step_is_finite(comm_, on_nan_, epoch, step);
   if (finite) optimizer_.step();
   const double step_s = timer.seconds();
-  const double idle_s = comm_.counters().total_wait_seconds() - before.total_wait_seconds();
+  const double idle_s = counters().total_wait_seconds() - before.total_wait_seconds();
   std::array<double, 4> sums = evaluate(epoch);
   sums[0] = step.loss;
-  EpochMetrics m = reduce_epoch_metrics(comm_, epoch, sums, label_counts(), step_s, idle_s, before);
+  EpochMetrics m =
+      reduce_epoch_metrics(comm_, epoch, sums, label_counts(), step_s, idle_s, before, counters());
   add_stage_times(m, std::max(0.0, step_s - idle_s), idle_s);
   m.step_skipped = !finite;
   m.history_fraction =
@@ -190,8 +204,9 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
 }
 
 EpochMetrics PipelineSchedule::evaluation() {
-  const ByteCounters before = comm_.counters();
-  EpochMetrics m = reduce_epoch_metrics(comm_, 0, evaluate(0), label_counts(), 0, 0, before);
+  const ByteCounters before = counters();
+  EpochMetrics m =
+      reduce_epoch_metrics(comm_, 0, evaluate(0), label_counts(), 0, 0, before, counters());
   m.comm_bytes.clear();  // evaluation only: no training traffic to report
   return m;
 }
@@ -220,10 +235,17 @@ void PipelineSchedule::load_state(SectionReader& in) {
   }
 }
 
+ByteCounters PipelineSchedule::counters() const {
+  ByteCounters all = comm_.counters();
+  if (&pipe_ != &comm_) all += pipe_.counters();
+  if (group_) all += group_->counters();
+  return all;
+}
+
 // Only the last stage holds logits, so only it counts the labelled vertices.
 std::array<double, 3> PipelineSchedule::label_counts() const {
   if (!last_stage()) return {0, 0, 0};
-  return {train_count_, static_cast<double>(count_mask(val_mask_)),
+  return {static_cast<double>(count_mask(train_mask_)), static_cast<double>(count_mask(val_mask_)),
           static_cast<double>(count_mask(test_mask_))};
 }
 
@@ -245,12 +267,17 @@ void PipelineSchedule::smooth_history() {
 
 void PipelineSchedule::add_stage_times(EpochMetrics& m, double compute_s, double idle_s) {
   const std::array<double, 2> mine{compute_s, idle_s};
-  std::vector<double> all(2 * static_cast<std::size_t>(ranks_));
+  std::vector<double> all(2 * static_cast<std::size_t>(comm_.size()));
   comm_.all_gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)),
                    CommCategory::kControl);
-  for (int s = 0; s < ranks_; ++s) {
-    m.stage_compute_s.push_back(all[2 * s]);
-    m.stage_idle_s.push_back(all[2 * s + 1]);
+  // Job rank r is stage r / G (hybrid_trainer.cpp); a stage reports its slowest part.
+  const int parts = comm_.size() / ranks_;
+  m.stage_compute_s.assign(static_cast<std::size_t>(ranks_), 0.0);
+  m.stage_idle_s.assign(static_cast<std::size_t>(ranks_), 0.0);
+  for (int r = 0; r < comm_.size(); ++r) {
+    const auto s = static_cast<std::size_t>(r / parts);
+    m.stage_compute_s[s] = std::max(m.stage_compute_s[s], all[2 * r]);
+    m.stage_idle_s[s] = std::max(m.stage_idle_s[s], all[2 * r + 1]);
   }
 }
 

@@ -44,12 +44,10 @@ MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& co
                                   bounds, stage, options.chunks);
 }
 
-namespace {
-
-RunKey pipeline_run_key(int ranks, const Dataset& d, const TrainConfig& c, const PipelineOptions& o,
-                        const StageBounds& bounds) {
-  RunKey key = base_run_key("pipeline", ranks, c, d.name, d.adjacency.rows, d.features.cols(),
-                            d.num_classes);
+RunKey pipeline_run_key(const char* mode, int ranks, const Dataset& d, const TrainConfig& c,
+                        const PipelineOptions& o, const StageBounds& bounds) {
+  RunKey key =
+      base_run_key(mode, ranks, c, d.name, d.adjacency.rows, d.features.cols(), d.num_classes);
   std::string split;
   for (int b : bounds) split += cat(split.empty() ? "" : ",", b);
   key.insert(key.end(), {{"stage_bounds", split},
@@ -62,8 +60,6 @@ RunKey pipeline_run_key(int ranks, const Dataset& d, const TrainConfig& c, const
   return key;
 }
 
-}  // namespace
-
 TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainConfig& config,
                            const PipelineOptions& options, const EpochCallback& on_epoch) {
   validate_train_config(config);
@@ -73,7 +69,8 @@ TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainC
                                     parse_partition_method(options.chunking), config.seed);
   PipelineSchedule schedule(comm, data, config, options, bounds,
                             make_chunk_layout(data.adjacency, chunk_of, options.chunks));
-  return run_training(comm, config, pipeline_run_key(comm.size(), data, config, options, bounds),
+  return run_training(comm, config,
+                      pipeline_run_key("pipeline", comm.size(), data, config, options, bounds),
                       schedule, on_epoch);
 }
 

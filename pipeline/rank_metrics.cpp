@@ -40,7 +40,14 @@ EpochMetrics reduce_epoch_metrics(Communicator& comm, std::int64_t epoch,
                                   const std::array<double, 4>& sums,
                                   const std::array<double, 3>& counts, double step_s, double wait_s,
                                   const ByteCounters& before) {
-  auto bytes = byte_growth(comm.counters(), before);
+  return reduce_epoch_metrics(comm, epoch, sums, counts, step_s, wait_s, before, comm.counters());
+}
+
+EpochMetrics reduce_epoch_metrics(Communicator& comm, std::int64_t epoch,
+                                  const std::array<double, 4>& sums,
+                                  const std::array<double, 3>& counts, double step_s, double wait_s,
+                                  const ByteCounters& before, const ByteCounters& now) {
+  auto bytes = byte_growth(now, before);
   std::array<double, 7> totals{sums[0], sums[1], sums[2], sums[3], counts[0], counts[1], counts[2]};
   comm.all_reduce_sum(bytes_of(totals), DType::kFloat64, CommCategory::kControl);
   comm.all_reduce_sum(bytes_of(bytes), DType::kInt64, CommCategory::kControl);

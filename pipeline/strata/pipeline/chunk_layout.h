@@ -14,6 +14,7 @@ struct ChunkBlock {
   LocalId begin = 0, end = 0;    // rows [begin, end) in chunk order
   std::vector<LocalId> touched;  // columns the block's rows read, ascending
   Csr transposed;                // |touched| x (end - begin): Â[begin:end, touched]ᵀ
+  int chunk = -1;                // the chunk it holds; -1: every row (whole_block)
 };
 
 struct ChunkLayout {
@@ -32,6 +33,12 @@ ChunkLayout make_chunk_layout(const Csr& adjacency, std::span<const std::int32_t
 
 // One block covering every row of the layout's Â (exact epochs, evaluation).
 ChunkBlock whole_block(const ChunkLayout& layout);
+
+// Rows [begin, end) of a (maybe rectangular) Â as a block with its transposed rows.
+ChunkBlock make_row_block(const Csr& a, LocalId begin, LocalId end, int chunk);
+
+// a with rows and columns renumbered: row i of the result is row order[i] of a.
+Csr permute_symmetric(const Csr& a, std::span<const GlobalId> order);
 
 // Row block [begin, end) of a CSR as a view (offsets stay absolute).
 CsrView row_block(const Csr& a, LocalId begin, LocalId end);

@@ -13,6 +13,7 @@
 #include "strata/layers/gcn_layer.h"
 #include "strata/layers/sparse_features.h"
 #include "strata/pipeline/pipeline_stage.h"
+#include "strata/pipeline/stage_halo.h"
 
 namespace strata {
 
@@ -20,7 +21,7 @@ class GcnStage : public PipelineStage {
  public:
   // features: the input features in chunk order (stage with layer 0 only, else null).
   GcnStage(const ModelConfig& model, int first, int last, const ChunkLayout& layout,
-           const FeatureMatrix* features, StaleGrad stale);
+           const FeatureMatrix* features, StaleGrad stale, StageHalo* halo);
 
   void begin_epoch(std::int64_t epoch, bool training) override;
   MatrixView input_rows(const ChunkBlock& b) override;
@@ -40,11 +41,16 @@ class GcnStage : public PipelineStage {
   struct Layer {
     GcnLayer params;
     int index;
-    bool transform_after;  // Y = (Â P) W, P the dropped input; else P = X W (layer 0)
-    Matrix p, z, y, g;     // all N rows, chunk order
+    bool transform_after;  // Y = (Â P) W, P the dropped input; else P = X W, Y = Â P
+    // p, g: every row Â reads (with the halo); z: Â P, or with P = X W (layers > 0) the
+    // dropped input X; y: the output. Chunk order.
+    Matrix p, z, y, g;
   };
   void prepare_layer0();
+  ChunkBlock owned_rows() const;  // every row this rank computes (all but the halo)
+  MatrixView input_of(Layer& layer, const ChunkBlock& b);
   void forward_layer(Layer& layer, const ChunkBlock& b);
+  void transformed_input_grad(Layer& layer, const ChunkBlock& b, MatrixView grad);
   void backward_layer(Layer& layer, const ChunkBlock& b, MatrixView grad_y);
   bool dropping() const { return training_ && model_.dropout > 0.0f; }
   void drop(MatrixView rows, const ChunkBlock& b, int layer) const;
@@ -55,6 +61,7 @@ class GcnStage : public PipelineStage {
   const ChunkLayout& layout_;
   const FeatureMatrix* features_;
   StaleGrad stale_;
+  StageHalo* halo_;  // hybrid mode: the exchange with this stage's other parts; else null
   std::vector<Layer> layers_;
   std::optional<SparseFeatures> sparse_;
   Matrix dropped_features_;  // dense features after dropout (dense input only)

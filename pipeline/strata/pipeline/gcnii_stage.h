@@ -14,13 +14,14 @@
 #include "strata/layers/linear.h"
 #include "strata/layers/sparse_features.h"
 #include "strata/pipeline/pipeline_stage.h"
+#include "strata/pipeline/stage_halo.h"
 
 namespace strata {
 
 class GcniiStage : public PipelineStage {
  public:
   GcniiStage(const ModelConfig& model, int first, int last, const ChunkLayout& layout,
-             const FeatureMatrix* features, StaleGrad stale);
+             const FeatureMatrix* features, StaleGrad stale, StageHalo* halo);
 
   void begin_epoch(std::int64_t epoch, bool training) override;
   MatrixView input_rows(const ChunkBlock& b) override;
@@ -58,6 +59,7 @@ class GcniiStage : public PipelineStage {
   const ChunkLayout& layout_;
   const FeatureMatrix* features_;
   StaleGrad stale_;
+  StageHalo* halo_;  // hybrid mode only, else null
   std::optional<Linear> input_, output_;
   std::vector<Conv> convs_;
   std::optional<SparseFeatures> sparse_;

@@ -12,6 +12,8 @@ namespace strata {
 class HaloExchange {
  public:
   HaloExchange(const LocalGraph& graph, Communicator& comm);
+  // Any plan over rows [0, owned + halo); comm.size() peers. plan must outlive this.
+  HaloExchange(const HaloPlan& plan, LocalId owned, LocalId halo, Communicator& comm);
 
   // Fills rows [owned, owned + halo) of `rows` with their owners' rows [0, owned).
   void forward(MatrixView rows, CommCategory category);

@@ -4,13 +4,16 @@
 // stage, then an exact evaluation pass (one chunk) that also refreshes the history.
 #pragma once
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "strata/comm/communicator.h"
 #include "strata/datasets/dataset.h"
 #include "strata/layers/optimizer.h"
+#include "strata/pipeline/gradient_reducer.h"
 #include "strata/pipeline/numeric_guard.h"
 #include "strata/pipeline/pipeline_stage.h"
+#include "strata/pipeline/stage_halo.h"
 #include "strata/pipeline/stage_split.h"
 #include "strata/pipeline/train_config.h"
 #include "strata/pipeline/training_loop.h"
@@ -24,10 +27,19 @@ struct ScheduleEvent {
   bool operator==(const ScheduleEvent&) const = default;
 };
 
+// Hybrid mode: this rank's place in the S x G grid of ranks. Pipeline mode: none.
+struct StageGrid {
+  Communicator* pipe = nullptr;   // this part's ranks of every stage, rank = stage
+  Communicator* group = nullptr;  // this stage's ranks, rank = part
+  StageHalo* halo = nullptr;      // the exchange within group
+};
+
 class PipelineSchedule : public EpochTrainer {
  public:
+  // comm: the whole job. With a grid, layout holds this rank's part (hybrid_layout.h).
   PipelineSchedule(Communicator& comm, const Dataset& data, const TrainConfig& config,
-                   const PipelineOptions& options, const StageBounds& bounds, ChunkLayout layout);
+                   const PipelineOptions& options, const StageBounds& bounds, ChunkLayout layout,
+                   StageGrid grid = {});
   EpochMetrics epoch(std::int64_t epoch) override;
   // One exact evaluation pass and nothing else (training with zero epochs). Collective.
   EpochMetrics evaluation() override;
@@ -53,8 +65,13 @@ class PipelineSchedule : public EpochTrainer {
   void count_stage_tensors();
   std::array<double, 3> label_counts() const;
 
+  ByteCounters counters() const;  // the job's, the pipe's and the group's together
+
   Communicator& comm_;
-  int rank_, ranks_;
+  Communicator& pipe_;   // stage neighbours: the whole job, or this part's column
+  Communicator* group_;  // hybrid: this stage's parts
+  std::optional<GradientReducer> reducer_;  // hybrid with more than one part
+  int rank_, ranks_;                        // stage, stages
   TrainConfig config_;
   PipelineOptions options_;
   ChunkLayout layout_;

@@ -47,10 +47,14 @@ class PipelineStage {
   virtual std::vector<Matrix*> carried_buffers() = 0;
 };
 
+class StageHalo;
+
 // Layers [first, last) of the model's graph convolutions. features: in chunk order, for
-// the stage with layer 0 only (else null).
+// the stage with layer 0 only (else null). halo: hybrid mode only (else null); the
+// layout's Â then has halo columns after its rows, and the buffers Â reads get halo rows.
 std::unique_ptr<PipelineStage> make_pipeline_stage(const ModelConfig& model, int first, int last,
                                                    const ChunkLayout& layout,
-                                                   const FeatureMatrix* features, StaleGrad stale);
+                                                   const FeatureMatrix* features, StaleGrad stale,
+                                                   StageHalo* halo = nullptr);
 
 }  // namespace strata

@@ -5,6 +5,8 @@
 #pragma once
 #include "strata/comm/communicator.h"
 #include "strata/datasets/dataset.h"
+#include "strata/partition/partitioner.h"
+#include "strata/pipeline/checkpoint.h"
 #include "strata/pipeline/memory_estimate.h"
 #include "strata/pipeline/stage_split.h"
 #include "strata/pipeline/train_config.h"
@@ -27,5 +29,19 @@ MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& co
 // result; on_epoch runs on every rank with metrics already reduced.
 TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainConfig& config,
                            const PipelineOptions& options, const EpochCallback& on_epoch);
+
+// What a resumed pipeline or hybrid run must share with the run that saved.
+RunKey pipeline_run_key(const char* mode, int ranks, const Dataset& data, const TrainConfig& config,
+                        const PipelineOptions& options, const StageBounds& bounds);
+
+// Mode `hybrid`: the job's P ranks form S = P / G stages of G = partition.parts ranks each;
+// job rank r is stage r / G, part r % G. Inside a stage the G ranks are graph-parallel
+// (halo exchange per layer and chunk, gradient all-reduce); between stages, part g of each
+// chunk flows from (s, g) to (s + 1, g). S = 1 computes what graph mode computes, G = 1
+// what pipeline mode computes, and one chunk is exact. Collective; every rank passes the
+// same dataset and gets the same result.
+TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                         const PipelineOptions& options, const PartitionOptions& partition,
+                         const EpochCallback& on_epoch);
 
 }  // namespace strata

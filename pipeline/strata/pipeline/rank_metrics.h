@@ -15,5 +15,10 @@ EpochMetrics reduce_epoch_metrics(Communicator& comm, std::int64_t epoch,
                                   const std::array<double, 4>& sums,
                                   const std::array<double, 3>& counts, double step_s, double wait_s,
                                   const ByteCounters& before);
+// The same with the counters' state now given (several communicators' together).
+EpochMetrics reduce_epoch_metrics(Communicator& comm, std::int64_t epoch,
+                                  const std::array<double, 4>& sums,
+                                  const std::array<double, 3>& counts, double step_s, double wait_s,
+                                  const ByteCounters& before, const ByteCounters& now);
 
 }  // namespace strata

@@ -1,0 +1,50 @@
+#include "strata/partition/chunks.h"
+#include "strata/pipeline/hybrid_layout.h"
+#include "strata/pipeline/pipeline_schedule.h"
+#include "strata/pipeline/pipeline_trainer.h"
+#include "strata/pipeline/stage_halo.h"
+#include "strata/pipeline/training_common.h"
+#include "strata/pipeline/training_loop.h"
+
+namespace strata {
+namespace {
+
+int hybrid_stages(const Communicator& comm, int parts, int layers) {
+  STRATA_REQUIRE(parts >= 1, "--parts must be at least 1, got ", parts);
+  STRATA_REQUIRE(comm.size() % parts == 0, "hybrid mode with --parts ", parts,
+                 " needs a multiple of ", parts, " ranks, the job has ", comm.size());
+  const int stages = comm.size() / parts;
+  STRATA_REQUIRE(stages <= layers, "hybrid mode with ", stages, " stages (", comm.size(),
+                 " ranks / ", parts, " parts) needs at least ", stages, " layers, the model has ",
+                 layers);
+  return stages;
+}
+
+}  // namespace
+
+TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                         const PipelineOptions& options, const PartitionOptions& partition,
+                         const EpochCallback& on_epoch) {
+  validate_train_config(config);
+  const int parts = partition.parts;
+  const int stages = hybrid_stages(comm, parts, config.layers);
+  validate_pipeline_options(options, stages, config.layers);
+  const int stage = comm.rank() / parts, part = comm.rank() % parts;
+  const std::unique_ptr<Communicator> pipe = comm.split(part, stage);
+  const std::unique_ptr<Communicator> group = comm.split(stage, part);
+  const StageBounds bounds = pipeline_stage_bounds(data, config, options, stages);
+  const auto part_of = parts == 1 ? std::vector<std::int32_t>(data.adjacency.rows, 0)
+                                  : partition_graph(data.adjacency, partition);
+  const auto chunk_of = make_chunks(data.adjacency, options.chunks,
+                                    parse_partition_method(options.chunking), config.seed);
+  HybridLayout layout = make_hybrid_layout(data.adjacency, part_of, part, chunk_of, options.chunks);
+  StageHalo halo(layout, *group);
+  PipelineSchedule schedule(comm, data, config, options, bounds, std::move(layout.layout),
+                            {pipe.get(), group.get(), parts > 1 ? &halo : nullptr});
+  RunKey key = pipeline_run_key("hybrid", comm.size(), data, config, options, bounds);
+  key.emplace_back("parts", cat(parts));
+  key.emplace_back("partitioner", cat(static_cast<int>(partition.method)));
+  return run_training(comm, config, std::move(key), schedule, on_epoch);
+}
+
+}  // namespace strata
