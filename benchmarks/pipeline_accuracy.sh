@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Accuracy of the chunked pipeline against one process: gcnii, 16 layers, hidden 64, on
-# coauthor_cs and amazon_computers, S = 4 stages, K = 8 chunks, seeds 0-2, and the
-# convergence techniques (exact warm-up, alternating chunk order, history smoothing).
+# Accuracy of the chunked pipeline and of hybrid mode against one process: gcnii, 16
+# layers, hidden 64, on coauthor_cs and amazon_computers, 4 ranks (pipeline: S = 4 stages;
+# hybrid: S = 2 stages x G = 2 parts), K = 8 chunks, seeds 0-2, and the convergence
+# techniques (exact warm-up, alternating chunk order, history smoothing).
 # Usage: benchmarks/pipeline_accuracy.sh [--quick]   (--quick: coauthor_cs, 1 seed, 40 epochs)
 # Environment: STRATA_BUILD (default build-bench), STRATA_DATASETS (../shared/datasets),
 # STRATA_RESULTS (benchmarks/results), STRATA_EPOCHS (default 100), STRATA_SEEDS (0 1 2),
-# STRATA_EXTRA_SEEDS (seeds for the technique variants, default 0), STRATA_JOBS (runs at
+# STRATA_VARIANTS (run for every seed, default "local pipeline hybrid"), STRATA_NAMES
+# (datasets), STRATA_EXTRA_SEEDS (seeds for the technique variants, default 0), STRATA_JOBS (runs at
 # once, default 2). Features are binarized and not row-normalized: with row-normalized
 # bag-of-words input a 16-layer GCNII barely moves in 200 epochs (val 0.84 on coauthor_cs),
 # with raw binary input it fits the training set by epoch 20.
@@ -20,7 +22,8 @@ raw=$results/raw_pipeline_accuracy
 epochs=${STRATA_EPOCHS:-100}
 seeds=(${STRATA_SEEDS:-0 1 2})
 extra_seeds=(${STRATA_EXTRA_SEEDS:-0})
-names=(coauthor_cs amazon_computers)
+names=(${STRATA_NAMES:-coauthor_cs amazon_computers})
+main_variants=(${STRATA_VARIANTS:-local pipeline hybrid})
 if [[ ${1:-} == --quick ]]; then
   epochs=40 seeds=(0) extra_seeds=() names=(coauthor_cs)
 fi
@@ -32,6 +35,7 @@ model=(--model gcnii --layers 16 --hidden 64 --epochs "$epochs" --row-normalize 
 declare -A variant=(
   [local]="--mode local"
   [pipeline]="--mode pipeline --chunks 8"
+  [hybrid]="--mode hybrid --parts 2 --chunks 8"
   [pipeline_alternate]="--mode pipeline --chunks 8 --alternate-order"
   [pipeline_warmup]="--mode pipeline --chunks 8 --warmup 20"
   [pipeline_smooth]="--mode pipeline --chunks 8 --smoothing 0.5"
@@ -39,7 +43,7 @@ declare -A variant=(
 
 run() {  # dataset variant seed
   local cache=$raw/$1.strata tag=$1-$2-s$3 launcher=()
-  [[ ${variant[$2]} == *pipeline* ]] && launcher=(mpirun -np 4)
+  [[ ${variant[$2]} == *pipeline* || ${variant[$2]} == *hybrid* ]] && launcher=(mpirun -np 4)
   "${launcher[@]}" "$strata" train --dataset "$cache" ${variant[$2]} "${model[@]}" --seed "$3" \
     --metrics "$raw/$tag.jsonl" >"$raw/$tag.log" 2>&1
   echo "[$(date -u +%T)] $tag: $(tail -n 2 "$raw/$tag.log" | head -n 1)" >&2
@@ -50,7 +54,9 @@ for name in "${names[@]}"; do
   "$strata" convert --dataset "$datasets/$name" --binarize --row-normalize 0 \
     --out "$raw/$name.strata" >/dev/null
   runs=()
-  for seed in "${seeds[@]}"; do runs+=("local $seed" "pipeline $seed"); done
+  for seed in "${seeds[@]}"; do
+    for v in "${main_variants[@]}"; do runs+=("$v $seed"); done
+  done
   for seed in "${extra_seeds[@]}"; do
     runs+=("pipeline_alternate $seed" "pipeline_warmup $seed" "pipeline_smooth $seed")
   done

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "byte_size.h"
 #include "commands.h"
 
 namespace strata::cli {
@@ -41,10 +42,46 @@ void print_least(const std::vector<CommVolumeRow>& rows) {
   }
 }
 
+nlohmann::json factorization_json(const Factorization& f) {
+  return {{"method", f.method}, {"layers", f.layers},     {"stages", f.stages},
+          {"parts", f.parts},   {"training", f.training}, {"memory_per_rank", f.memory_per_rank},
+          {"fits", f.fits},     {"chosen", f.chosen}};
+}
+
+const char* mode_of(const Factorization& f) {
+  return f.stages == 1 ? "graph" : f.parts == 1 ? "pipeline" : "hybrid";
+}
+
+void print_factorizations(const std::vector<Factorization>& rows, int ranks, std::int64_t limit) {
+  std::printf(
+      "\n%d ranks as stages x parts (hybrid mode; memory per rank: the largest rank's "
+      "estimate), limit %.1f MB:\n",
+      ranks, mb(limit));
+  std::printf("%-7s %6s %5s %-8s %11s %14s  %s\n", "method", "layers", "SxG", "as", "training",
+              "memory/rank", "fits");
+  for (const Factorization& f : rows)
+    std::printf("%-7s %6d %2dx%-2d %-8s %11.2f %14.1f  %s%s\n", f.method.c_str(), f.layers,
+                f.stages, f.parts, mode_of(f), mb(f.training), mb(f.memory_per_rank),
+                f.fits ? "yes" : "no", f.chosen ? "  <- cheapest that fits" : "");
+  for (std::size_t i = 0; i < rows.size();) {
+    std::size_t j = i;
+    bool any = false;
+    for (; j < rows.size() && rows[j].layers == rows[i].layers && rows[j].method == rows[i].method;
+         ++j)
+      any = any || rows[j].fits;
+    if (!any)
+      std::printf("%s, %d layers: no layout of %d ranks fits %.1f MB per rank\n",
+                  rows[i].method.c_str(), rows[i].layers, ranks, mb(limit));
+    i = j;
+  }
+}
+
 }  // namespace
 
 int run_comm_volume(const CommVolumeArgs& args) {
-  const CommVolumeRequest& r = args.request;
+  CommVolumeRequest r = args.request;
+  if (!args.memory_per_rank.empty())
+    r.memory_per_rank = parse_byte_size(args.memory_per_rank, "--memory-per-rank");
   const CommVolumeReport report = predict_comm_volume(args.data.dataset, args.data.load, r);
   const GraphSummary& g = report.graph;
   if (args.json) {
@@ -53,6 +90,12 @@ int run_comm_volume(const CommVolumeArgs& args) {
         {"classes", g.classes}, {"hidden", r.hidden},  {"model", r.model},
         {"parts", r.ranks},     {"value_bytes", 4},    {"rows", nlohmann::json::array()}};
     for (const CommVolumeRow& row : report.rows) out["rows"].push_back(row_json(row));
+    if (r.memory_per_rank > 0) {
+      out["memory_per_rank"] = r.memory_per_rank;
+      out["factorizations"] = nlohmann::json::array();
+      for (const Factorization& f : report.factorizations)
+        out["factorizations"].push_back(factorization_json(f));
+    }
     std::printf("%s\n", out.dump(2).c_str());
     return 0;
   }
@@ -63,6 +106,8 @@ int run_comm_volume(const CommVolumeArgs& args) {
       g.classes, r.model.c_str(), r.hidden);
   print_rows(report.rows);
   print_least(report.rows);
+  if (r.memory_per_rank > 0)
+    print_factorizations(report.factorizations, r.ranks, r.memory_per_rank);
   return 0;
 }
 

@@ -18,11 +18,11 @@ struct TrainArgs {
   DatasetArgs data;
   Config config;
   std::string metrics_path;
-  std::string mode = "graph";  // local | graph | pipeline
+  std::string mode = "graph";  // local | graph | pipeline | hybrid
   std::string shards;          // graph: read DIR/part-<rank>-of-<P>.shard
-  int stages = 0;              // pipeline: must equal the rank count when given
-  std::string load_weights;    // start from these weights
-  std::string save_weights;    // write the trained weights here
+  int stages = 0;  // pipeline: the rank count; hybrid: ranks / --parts (checked when given)
+  std::string load_weights;  // start from these weights
+  std::string save_weights;  // write the trained weights here
 };
 
 struct ConvertArgs {
@@ -39,6 +39,7 @@ struct PartitionArgs {
 struct CommVolumeArgs {
   DatasetArgs data;
   CommVolumeRequest request;
+  std::string memory_per_rank;  // "8GiB": list the stages x parts factorizations
   bool json = false;
 };
 

@@ -46,13 +46,16 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_option("--checkpoint-every", c.every, "save after every N epochs (and after the last)");
   cmd->add_option("--checkpoint-keep", c.keep, "complete checkpoints kept (default 2)");
   cmd->add_flag("--resume", c.resume, "continue from the newest complete checkpoint in DIR");
-  cmd->add_option("--mode", a.mode, "local | graph | pipeline (default graph; run under mpirun)");
+  cmd->add_option("--mode", a.mode,
+                  "local | graph | pipeline | hybrid (default graph; run under mpirun)");
+  cmd->add_option("--parts", a.config.hybrid.parts,
+                  "hybrid: graph parts per stage; stages = ranks / parts (default 2)");
   cmd->add_option("--shards", a.shards, "graph: per-rank shards from `strata partition --shards`");
   cmd->add_option("--imbalance", a.config.partition.imbalance, "graph: partition imbalance");
   cmd->add_option("--partitioner", a.config.partition.method,
                   "graph: metis | random | range | rcm (default metis)");
   auto& p = a.config.pipeline;
-  cmd->add_option("--stages", a.stages, "pipeline: stages (= ranks)");
+  cmd->add_option("--stages", a.stages, "pipeline: stages (= ranks); hybrid: ranks / parts");
   cmd->add_option("--chunks", p.chunks, "pipeline: vertex chunks per epoch (default 4)");
   cmd->add_option("--chunking", p.chunking, "pipeline: metis | rcm | range");
   cmd->add_option("--layer-split", p.layer_split, "pipeline: layers per stage, e.g. 4,4,4,4");
@@ -98,6 +101,10 @@ void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
   cmd->add_option("--method", r.methods, "partitioners to compare, e.g. metis,random")
       ->delimiter(',');
   cmd->add_option("--imbalance", r.partition.imbalance, "allowed vertex imbalance");
+  cmd->add_option("--memory-per-rank", a.memory_per_rank,
+                  "list every stages x parts layout of the ranks with its memory per rank and "
+                  "choose the cheapest that fits, e.g. 8GiB");
+  cmd->add_option("--chunks", r.chunks, "pipeline chunks, for the memory estimate (default 4)");
   cmd->add_flag("--json", a.json, "print exact byte counts as JSON");
 }
 

@@ -1,4 +1,5 @@
-// `strata train`: one process (--mode local), or one rank of an MPI job (graph, pipeline).
+// `strata train`: one process (--mode local), or one rank of an MPI job (graph, pipeline,
+// hybrid).
 #include <cstdio>
 
 #include "commands.h"
@@ -29,7 +30,7 @@ void print_stage_plan(const Trainer& trainer) {
                 plan[s].last_layer, plan[s].estimate_detail.c_str());
 }
 
-// Pipeline mode predicts each rank's memory; this prints the prediction next to the peak.
+// Pipeline and hybrid mode predict each rank's memory; this prints it next to the peak.
 void print_memory(const TrainingResult& r) {
   for (std::size_t p = 0; p < r.peak_resident_bytes.size(); ++p) {
     const auto peak = static_cast<double>(r.peak_resident_bytes[p]);
@@ -53,6 +54,12 @@ int train_on(Workers& workers, TrainArgs a) {
     throw EveryRankError(ErrorKind::kInput,
                          "--stages " + std::to_string(a.stages) + " but the job has " +
                              std::to_string(workers.size()) + " ranks (one stage per rank)");
+  const int parts = a.config.hybrid.parts;
+  if (a.config.mode == Mode::kHybrid && a.stages != 0 &&
+      (parts < 1 || a.stages * parts != workers.size()))
+    throw EveryRankError(ErrorKind::kInput, "--stages " + std::to_string(a.stages) + " x --parts " +
+                                                std::to_string(parts) + " but the job has " +
+                                                std::to_string(workers.size()) + " ranks");
   a.config.checkpoint.on_event = [](const std::string& event) {
     std::printf("checkpoint: %s\n", event.c_str());
     std::fflush(stdout);
@@ -64,7 +71,8 @@ int train_on(Workers& workers, TrainArgs a) {
   const TrainingResult result = trainer.train([&](const EpochRecord& m) { out.epoch(m); });
   if (!a.save_weights.empty()) trainer.write_weights(a.save_weights);
   out.finish(result);
-  if (lead && a.config.mode == Mode::kPipeline) print_memory(result);
+  if (lead && (a.config.mode == Mode::kPipeline || a.config.mode == Mode::kHybrid))
+    print_memory(result);
   if (lead && !a.save_weights.empty()) std::printf("wrote weights to %s\n", a.save_weights.c_str());
   return 0;
 }

@@ -1,37 +1,13 @@
 #include "strata/comm_volume.h"
 
 #include <algorithm>
-#include <map>
 
-#include "conversions.h"
-#include "strata/partition/quality.h"
+#include "factorizations.h"
+#include "partition_cache.h"
 #include "strata/pipeline/comm_model.h"
 
 namespace strata {
 namespace {
-
-// B per (method, parts): one partition each, however many depths are compared.
-class BoundaryPairs {
- public:
-  BoundaryPairs(const Dataset& d, const CommVolumeRequest& request) : d_(d), request_(request) {}
-  std::int64_t operator()(const std::string& method, int parts) {
-    if (parts == 1) return 0;
-    auto [it, fresh] = cache_.try_emplace({method, parts}, 0);
-    if (fresh) {
-      Config::Partition p = request_.partition;
-      p.method = method;
-      const auto assignment =
-          partition_graph(d_.adjacency, to_partition_options(p, parts, request_.seed));
-      it->second = measure_partition(d_.adjacency, assignment, parts).boundary_pairs;
-    }
-    return it->second;
-  }
-
- private:
-  const Dataset& d_;
-  const CommVolumeRequest& request_;
-  std::map<std::pair<std::string, int>, std::int64_t> cache_;
-};
 
 // Hybrid: the stages asked for when they divide the ranks, else 2 x (ranks / 2).
 int hybrid_stages(const CommVolumeRequest& r) {
@@ -47,11 +23,11 @@ CommVolumeRow row(const std::string& method, const char* mode, int layers, int s
 }
 
 void add_rows(std::vector<CommVolumeRow>& rows, const Dataset& d, const CommVolumeRequest& r,
-              const std::string& method, int layers, BoundaryPairs& pairs) {
+              const std::string& method, int layers, PartitionCache& parts_of) {
   const std::int64_t n = d.adjacency.rows;
   const ModelShape shape = model_shape_of(d, parse_model_kind(r.model), r.hidden, layers);
   rows.push_back(row(method, "graph", layers, 1, r.ranks,
-                     graph_volume(shape, pairs(method, r.ranks), r.ranks)));
+                     graph_volume(shape, parts_of.boundary_pairs(method, r.ranks), r.ranks)));
   const int s = r.stages > 0 ? r.stages : std::min(r.ranks, layers);
   if (s <= layers)
     rows.push_back(row(method, "pipeline", layers, s, 1,
@@ -59,9 +35,9 @@ void add_rows(std::vector<CommVolumeRow>& rows, const Dataset& d, const CommVolu
   const int hs = hybrid_stages(r);
   if (hs > 1 && hs <= layers) {
     const int g = r.ranks / hs;
-    rows.push_back(
-        row(method, "hybrid", layers, hs, g,
-            hybrid_volume(shape, split_layers_by_cost(shape.costs, hs), pairs(method, g), g, n)));
+    rows.push_back(row(method, "hybrid", layers, hs, g,
+                       hybrid_volume(shape, split_layers_by_cost(shape.costs, hs),
+                                     parts_of.boundary_pairs(method, g), g, n)));
   }
 }
 
@@ -76,10 +52,16 @@ CommVolumeReport predict_comm_volume(const std::string& spec, const DatasetOptio
   parse_model_kind(request.model);
   for (const auto& method : request.methods) parse_partition_method(method);
   const Dataset d = load_dataset(spec, to_load_options(options));
-  BoundaryPairs pairs(d, request);
-  CommVolumeReport report{summarize(d), {}};
+  STRATA_REQUIRE(request.memory_per_rank >= 0, "--memory-per-rank must not be negative");
+  STRATA_REQUIRE(request.chunks >= 1, "--chunks must be at least 1, got ", request.chunks);
+  PartitionCache parts_of(d, request);
+  CommVolumeReport report{summarize(d), {}, {}};
   for (const auto& method : request.methods)
-    for (int layers : request.layers) add_rows(report.rows, d, request, method, layers, pairs);
+    for (int layers : request.layers) {
+      add_rows(report.rows, d, request, method, layers, parts_of);
+      if (request.memory_per_rank > 0)
+        add_factorizations(report.factorizations, d, request, method, layers, parts_of);
+    }
   return report;
 }
 

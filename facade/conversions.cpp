@@ -8,7 +8,8 @@ Mode parse_mode(std::string_view name) {
   if (name == "local") return Mode::kLocal;
   if (name == "graph") return Mode::kGraph;
   if (name == "pipeline") return Mode::kPipeline;
-  throw_input_error("--mode must be local, graph or pipeline, got '", name, "'");
+  if (name == "hybrid") return Mode::kHybrid;
+  throw_input_error("--mode must be local, graph, pipeline or hybrid, got '", name, "'");
 }
 
 const char* mode_name(Mode mode) {
@@ -19,6 +20,8 @@ const char* mode_name(Mode mode) {
       return "graph";
     case Mode::kPipeline:
       return "pipeline";
+    case Mode::kHybrid:
+      return "hybrid";
   }
   return "?";
 }

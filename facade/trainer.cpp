@@ -58,15 +58,23 @@ const GraphSummary& Trainer::graph() const {
 }
 
 std::vector<StagePlan> Trainer::stage_plan() const {
-  if (config_.mode != Mode::kPipeline) return {};
+  if (config_.mode != Mode::kPipeline && config_.mode != Mode::kHybrid) return {};
   const TrainConfig train = to_train_config(config_);
   const PipelineOptions options = to_pipeline_options(config_.pipeline);
-  const int stages = workers_.size();
+  const int parts = config_.mode == Mode::kHybrid ? config_.hybrid.parts : 1;
+  const int stages = workers_.size() / parts;
   const StageBounds bounds = pipeline_stage_bounds(state_->data, train, options, stages);
   std::vector<StagePlan> plan;
   for (int s = 0; s < stages; ++s) {
-    const MemoryEstimate e = estimate_pipeline_rank(state_->data, train, options, stages, s);
-    plan.push_back({bounds[s] + 1, bounds[s + 1], e.total(), describe(e)});
+    MemoryEstimate largest;
+    for (int g = 0; g < parts; ++g) {
+      const MemoryEstimate e =
+          parts == 1 ? estimate_pipeline_rank(state_->data, train, options, stages, s)
+                     : estimate_hybrid_rank(state_->data, train, options, state_->part_of, parts,
+                                            stages, s * parts + g);
+      if (g == 0 || e.total() > largest.total()) largest = e;
+    }
+    plan.push_back({bounds[s] + 1, bounds[s + 1], largest.total(), describe(largest)});
   }
   return plan;
 }
@@ -95,12 +103,22 @@ TrainingResult Trainer::run(int epochs, const EpochCallback& on_epoch) {
     r = train_one_process(state_->data, train, forward);
   } else if (config_.mode == Mode::kGraph) {
     r = train_graph_parallel(comm, state_->shard, train, forward);
-  } else {
+  } else if (config_.mode == Mode::kPipeline) {
     const PipelineOptions options = to_pipeline_options(config_.pipeline);
     estimate =
         estimate_pipeline_rank(state_->data, train, options, comm.size(), comm.rank()).total() +
         state_->baseline_bytes;
     r = train_pipeline(comm, state_->data, train, options, forward);
+  } else {
+    const PipelineOptions options = to_pipeline_options(config_.pipeline);
+    const int parts = config_.hybrid.parts;
+    estimate = estimate_hybrid_rank(state_->data, train, options, state_->part_of, parts,
+                                    comm.size() / parts, comm.rank())
+                   .total() +
+               state_->baseline_bytes;
+    r = train_hybrid(comm, state_->data, train, options,
+                     to_partition_options(config_.partition, parts, config_.seed), state_->part_of,
+                     forward);
   }
   weights_ = named(state_->model, std::move(r.weights));
   TrainingResult out = to_result(r, timer.seconds());

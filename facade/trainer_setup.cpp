@@ -13,6 +13,14 @@
 namespace strata {
 namespace {
 
+void validate_hybrid(const Config& c, int ranks) {
+  const int parts = c.hybrid.parts;
+  STRATA_REQUIRE(parts >= 1, "--parts must be at least 1, got ", parts);
+  STRATA_REQUIRE(ranks % parts == 0, "hybrid mode with --parts ", parts, " needs a multiple of ",
+                 parts, " ranks, the job has ", ranks);
+  validate_pipeline_options(to_pipeline_options(c.pipeline), ranks / parts, c.model.layers);
+}
+
 void validate(const Config& c, const GraphInput::Source& source, int ranks) {
   validate_train_config(to_train_config(c));
   parse_partition_method(c.partition.method);  // a bad name fails here, on every rank
@@ -20,6 +28,7 @@ void validate(const Config& c, const GraphInput::Source& source, int ranks) {
                  ranks);
   if (c.mode == Mode::kPipeline)
     validate_pipeline_options(to_pipeline_options(c.pipeline), ranks, c.model.layers);
+  if (c.mode == Mode::kHybrid) validate_hybrid(c, ranks);
   const auto* spans = std::get_if<GraphSpans>(&source.what);
   const bool per_rank = std::holds_alternative<ShardDirectory>(source.what) ||
                         (spans != nullptr && !spans->row_ids.empty());
@@ -86,6 +95,9 @@ void load_trainer_state(Communicator& comm, const Config& config, const GraphInp
   } else {
     run_agreed(comm, [&] { state.data = whole_graph(graph.source()); });
     state.summary = summarize(state.data);
+    if (config.mode == Mode::kHybrid)
+      state.part_of = hybrid_partition(
+          state.data, to_partition_options(config.partition, config.hybrid.parts, config.seed));
   }
   state.model = model_config_for(state.summary.features, state.summary.classes, train);
 }

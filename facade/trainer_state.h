@@ -10,8 +10,9 @@ namespace strata {
 
 struct Trainer::State {
   GraphSummary summary;
-  Dataset data;  // local and pipeline: the whole graph on every rank
-  Shard shard;   // graph: this rank's part
+  Dataset data;                       // local, pipeline and hybrid: the whole graph on every rank
+  std::vector<std::int32_t> part_of;  // hybrid: the part of every vertex
+  Shard shard;                        // graph: this rank's part
   ModelConfig model;
   std::int64_t baseline_bytes = 0;  // resident before the graph was loaded
 };

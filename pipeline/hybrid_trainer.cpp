@@ -22,19 +22,34 @@ int hybrid_stages(const Communicator& comm, int parts, int layers) {
 
 }  // namespace
 
+std::vector<std::int32_t> hybrid_partition(const Dataset& data, const PartitionOptions& partition) {
+  if (partition.parts == 1) return std::vector<std::int32_t>(data.adjacency.rows, 0);
+  return partition_graph(data.adjacency, partition);
+}
+
 TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainConfig& config,
                          const PipelineOptions& options, const PartitionOptions& partition,
                          const EpochCallback& on_epoch) {
   validate_train_config(config);
+  hybrid_stages(comm, partition.parts, config.layers);
+  return train_hybrid(comm, data, config, options, partition, hybrid_partition(data, partition),
+                      on_epoch);
+}
+
+TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                         const PipelineOptions& options, const PartitionOptions& partition,
+                         std::span<const std::int32_t> part_of, const EpochCallback& on_epoch) {
+  validate_train_config(config);
   const int parts = partition.parts;
   const int stages = hybrid_stages(comm, parts, config.layers);
   validate_pipeline_options(options, stages, config.layers);
+  STRATA_REQUIRE(part_of.size() == static_cast<std::size_t>(data.adjacency.rows),
+                 "hybrid mode: ", part_of.size(), " part ids for ", data.adjacency.rows,
+                 " vertices");
   const int stage = comm.rank() / parts, part = comm.rank() % parts;
   const std::unique_ptr<Communicator> pipe = comm.split(part, stage);
   const std::unique_ptr<Communicator> group = comm.split(stage, part);
   const StageBounds bounds = pipeline_stage_bounds(data, config, options, stages);
-  const auto part_of = parts == 1 ? std::vector<std::int32_t>(data.adjacency.rows, 0)
-                                  : partition_graph(data.adjacency, partition);
   const auto chunk_of = make_chunks(data.adjacency, options.chunks,
                                     parse_partition_method(options.chunking), config.seed);
   HybridLayout layout = make_hybrid_layout(data.adjacency, part_of, part, chunk_of, options.chunks);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "strata/core/error.h"
+
 namespace strata {
 namespace {
 
@@ -25,14 +27,15 @@ std::int64_t first_stage_feature_bytes(const FeatureMatrix& f) {
          f.nnz() * kOffset;
 }
 
-std::int64_t layout_bytes(std::int64_t n, std::int64_t nnz, int chunks) {
-  const std::int64_t a_hat = csr_bytes(n, nnz, true);
+// Â's `rows` rows over `cols` columns (cols = rows but for a hybrid rank's halo).
+std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, int chunks) {
+  const std::int64_t a_hat = csr_bytes(rows, nnz, true);
   // Each block's transposed rows hold its entries once; touched columns per block are at
-  // most all its entries and at most N.
-  const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * n, nnz);
+  // most all its entries and at most all columns.
+  const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * cols, nnz);
   std::int64_t blocks = nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);
   if (chunks > 1) blocks *= 2;  // the whole-graph block of the evaluation pass
-  const std::int64_t order_and_labels = n * (8 + 4 + 3);
+  const std::int64_t order_and_labels = cols * (8 + 4 + 3);
   return a_hat + blocks + order_and_labels;
 }
 
@@ -77,21 +80,65 @@ std::int64_t parameter_count(const ModelConfig& m, int first, int last) {
   return count;
 }
 
+std::int64_t dataset_bytes(const Dataset& data) {
+  const std::int64_t n = data.adjacency.rows;
+  return csr_bytes(n, data.adjacency.nnz(), !data.adjacency.values.empty()) +
+         feature_bytes(data.features) + n * (4 + 3);
+}
+
+// A stage's buffers over `rows` rows and its parameters (float value and gradient, double
+// gradient sum, two float Adam moments).
+void add_stage(MemoryEstimate& e, const ModelConfig& model, const StageBounds& bounds, int stage,
+               std::int64_t rows) {
+  const int first = bounds[stage], last = bounds[stage + 1];
+  e.activations = model.kind == ModelKind::kGcnii ? gcnii_stage_bytes(model, first, last, rows)
+                                                  : gcn_stage_bytes(model, first, last, rows);
+  e.parameters = parameter_count(model, first, last) * (4 + 4 + 8 + 8);
+}
+
 }  // namespace
+
+PartSizes measure_part(const Csr& adjacency, std::span<const std::int32_t> part_of, int part) {
+  PartSizes sizes;
+  std::vector<bool> seen(static_cast<std::size_t>(adjacency.rows), false);
+  for (LocalId v = 0; v < adjacency.rows; ++v) {
+    if (part_of[static_cast<std::size_t>(v)] != part) continue;
+    ++sizes.owned;
+    sizes.entries += adjacency.offsets[v + 1] - adjacency.offsets[v] + 1;  // + self-loop
+    for (EdgeOffset e = adjacency.offsets[v]; e < adjacency.offsets[v + 1]; ++e) {
+      const auto u = static_cast<std::size_t>(adjacency.indices[e]);
+      if (part_of[u] == part || seen[u]) continue;
+      seen[u] = true;
+      ++sizes.halo;
+    }
+  }
+  return sizes;
+}
 
 MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& model,
                                         const StageBounds& bounds, int stage, int chunks) {
   const std::int64_t n = data.adjacency.rows, nnz = data.adjacency.nnz() + n;
-  const int first = bounds[stage], last = bounds[stage + 1];
   MemoryEstimate e;
-  e.dataset = csr_bytes(n, data.adjacency.nnz(), !data.adjacency.values.empty()) +
-              feature_bytes(data.features) + n * (4 + 3);
-  e.layout = layout_bytes(n, nnz, chunks);
-  if (first == 0) e.features = first_stage_feature_bytes(data.features);
-  e.activations = model.kind == ModelKind::kGcnii ? gcnii_stage_bytes(model, first, last, n)
-                                                  : gcn_stage_bytes(model, first, last, n);
-  // float value and gradient, double gradient sum, two float Adam moments
-  e.parameters = parameter_count(model, first, last) * (4 + 4 + 8 + 8);
+  e.dataset = dataset_bytes(data);
+  e.layout = layout_bytes(n, n, nnz, chunks);
+  if (bounds[stage] == 0) e.features = first_stage_feature_bytes(data.features);
+  add_stage(e, model, bounds, stage, n);
+  return e;
+}
+
+MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& model,
+                                      const StageBounds& bounds, int stage, int chunks,
+                                      const PartSizes& part) {
+  const std::int64_t n = data.adjacency.rows, rows = part.owned + part.halo;
+  if (part.owned == n) return estimate_pipeline_memory(data, model, bounds, stage, chunks);
+  MemoryEstimate e;
+  e.dataset = dataset_bytes(data);
+  e.layout = layout_bytes(part.owned, rows, part.entries, chunks);
+  // The first stage's features are its rows' share of the whole (sparse: by rows too).
+  if (bounds[stage] == 0 && n > 0) e.features = first_stage_feature_bytes(data.features) * rows / n;
+  add_stage(e, model, bounds, stage, rows);
+  // Building the local rows normalizes and permutes the whole Â once, then frees both.
+  e.setup = 2 * csr_bytes(n, data.adjacency.nnz() + n, true);
   return e;
 }
 
@@ -100,9 +147,10 @@ std::string describe(const MemoryEstimate& e) {
   char text[256];
   std::snprintf(text, sizeof text,
                 "%.1f MB (dataset %.1f, layout %.1f, features %.1f, activations %.1f, "
-                "parameters %.1f)",
+                "parameters %.1f%s)",
                 mb(e.total()), mb(e.dataset), mb(e.layout), mb(e.features), mb(e.activations),
-                mb(e.parameters));
+                mb(e.parameters),
+                e.setup > 0 ? cat("; setup peak ", mb(e.dataset + e.setup)).c_str() : "");
   return text;
 }
 

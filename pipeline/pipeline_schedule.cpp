@@ -183,7 +183,7 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   stage_->zero_grad();
   stage_->begin_epoch(epoch, true);
   StepValues step{last_stage(), forward_pass(blocks, order, true), 0, stage_->parameters(), names_};
-  fault_point(rank_, epoch);
+  fault_point(comm_.rank(), epoch);
   if (!all_finite(stage_->output_rows(whole_[0]))) step.nonfinite_output_layer = output_layer_;
   backward_pass(blocks, order);
   if (reducer_) reducer_->all_reduce(*group_);

@@ -44,6 +44,17 @@ MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& co
                                   bounds, stage, options.chunks);
 }
 
+MemoryEstimate estimate_hybrid_rank(const Dataset& data, const TrainConfig& config,
+                                    const PipelineOptions& options,
+                                    std::span<const std::int32_t> part_of, int parts, int stages,
+                                    int rank) {
+  const StageBounds bounds = pipeline_stage_bounds(data, config, options, stages);
+  const ModelConfig model = model_config_for(data.features.cols(), data.num_classes, config);
+  PartSizes part{data.adjacency.rows, 0, data.adjacency.nnz() + data.adjacency.rows};
+  if (parts > 1) part = measure_part(data.adjacency, part_of, rank % parts);
+  return estimate_hybrid_memory(data, model, bounds, rank / parts, options.chunks, part);
+}
+
 RunKey pipeline_run_key(const char* mode, int ranks, const Dataset& d, const TrainConfig& c,
                         const PipelineOptions& o, const StageBounds& bounds) {
   RunKey key =

@@ -20,6 +20,10 @@ struct CommVolumeRequest {
   std::vector<std::string> methods{"metis"};  ///< partitioners to compare
   Config::Partition partition;
   std::uint64_t seed = 0;
+  /// > 0: also list every stages x parts factorization of `ranks` with its predicted
+  /// bytes and memory per rank, and choose the cheapest that fits this many bytes.
+  std::int64_t memory_per_rank = 0;
+  int chunks = 4;  ///< pipeline chunks, for the memory estimate
 };
 
 /// Bytes per epoch, summed over ranks, float32 activations.
@@ -31,9 +35,24 @@ struct CommVolumeRow {
   std::int64_t eval = 0;      ///< the evaluation pass (not part of training)
 };
 
+/// One way to run `ranks` ranks in hybrid mode: S stages x G parts (S = 1 computes what
+/// graph mode does, G = 1 what pipeline mode does).
+struct Factorization {
+  std::string method;
+  int layers = 0, stages = 1, parts = 1;
+  std::int64_t training = 0;  ///< predicted bytes per epoch, as CommVolumeRow::training
+  /// The largest rank's predicted peak memory in hybrid mode, where every rank loads
+  /// the whole dataset (graph mode with per-rank shards holds less).
+  std::int64_t memory_per_rank = 0;
+  bool fits = false;    ///< memory_per_rank <= CommVolumeRequest::memory_per_rank
+  bool chosen = false;  ///< the fewest bytes of those that fit, per method and depth
+};
+
 struct CommVolumeReport {
   GraphSummary graph;
   std::vector<CommVolumeRow> rows;  ///< by method, then layers, then mode
+  /// With memory_per_rank: by method, then layers, then stages ascending.
+  std::vector<Factorization> factorizations;
 };
 
 CommVolumeReport predict_comm_volume(const std::string& spec, const DatasetOptions& options,

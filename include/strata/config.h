@@ -12,9 +12,12 @@ namespace strata {
 ///  kGraph:    rank p owns part p of the graph; halo rows are exchanged at every layer.
 ///  kPipeline: rank s owns a run of consecutive layers over the whole graph; chunks of
 ///             vertices flow through the stages (GNNPipe). Exact with one chunk.
-enum class Mode { kLocal, kGraph, kPipeline };
+///  kHybrid:   P = S x G ranks: S pipeline stages, each graph-parallel over G parts
+///             (Config::Hybrid::parts); rank r is stage r / G, part r % G. S = 1 computes
+///             what kGraph does, G = 1 what kPipeline does; exact with one chunk.
+enum class Mode { kLocal, kGraph, kPipeline, kHybrid };
 
-/// "local", "graph" or "pipeline"; anything else throws an input Error.
+/// "local", "graph", "pipeline" or "hybrid"; anything else throws an input Error.
 Mode parse_mode(std::string_view name);
 const char* mode_name(Mode mode);
 
@@ -50,7 +53,7 @@ struct Config {
     bool min_volume = false;       ///< METIS minimizes communication volume instead of edge cut
   } partition;
 
-  /// Pipeline mode (one stage per rank).
+  /// Pipeline mode (one stage per rank), and the stages of hybrid mode.
   struct Pipeline {
     int chunks = 4;                   ///< vertex chunks per epoch; 1 is exact
     std::string chunking = "metis";   ///< metis | rcm | range
@@ -60,6 +63,12 @@ struct Config {
     bool alternate_order = false;     ///< reverse the chunk order on odd epochs
     float smoothing = 0.0f;           ///< history = s * previous + (1 - s) * fresh, in [0, 1)
   } pipeline;
+
+  /// Hybrid mode: the graph is split into `parts` parts with Config::Partition, and the
+  /// job's ranks / parts stages run the pipeline over them.
+  struct Hybrid {
+    int parts = 2;  ///< divides the rank count
+  } hybrid;
 
   /// Saving the training state (weights, Adam's moments, the pipeline's history, the
   /// result so far) and resuming from it. Every rank must see dir. A resumed run's

@@ -34,7 +34,8 @@ class Trainer {
   const Config& config() const { return config_; }
   /// The whole graph's sizes (graph mode with per-rank input: summed over ranks).
   const GraphSummary& graph() const;
-  /// Pipeline mode: each stage's layers and predicted memory; empty in other modes.
+  /// Pipeline and hybrid mode: each stage's layers and predicted memory per rank (hybrid:
+  /// the stage's rank with the largest estimate); empty in other modes.
   std::vector<StagePlan> stage_plan() const;
 
   /// The whole model, on every rank: empty until train() or evaluate() has run, or

@@ -86,5 +86,15 @@ expect_error "unknown --on-nan" "--on-nan must be stop or skip-step, got 'ignore
 STRATA_FAULT=kill expect_error "malformed STRATA_FAULT" "STRATA_FAULT must be KIND:RANK:EPOCH" \
   train --mode local --epochs 1 --nodes 300
 
+expect_error "hybrid without parts" "--parts must be at least 1, got 0" \
+  train --mode hybrid --parts 0 --epochs 1 --nodes 300
+expect_error "hybrid parts not dividing ranks" \
+  "hybrid mode with --parts 2 needs a multiple of 2 ranks, the job has 1" \
+  train --mode hybrid --parts 2 --epochs 1 --nodes 300
+expect_error "unknown mode" "--mode must be local, graph, pipeline or hybrid, got 'grid'" \
+  train --mode grid --epochs 1 --nodes 300
+expect_error "bad memory size" "--memory-per-rank must be a size such as 8GiB, 512MB or 4096, got '8XB'" \
+  comm-volume --nodes 300 --memory-per-rank 8XB
+
 echo "$failures failed"
 [[ $failures -eq 0 ]]

@@ -28,7 +28,7 @@ expect_failure() {  # expect_failure FAULT PATTERN ARGS...
   fi
 }
 
-for mode in "--mode graph" "--mode pipeline --layers 4"; do
+for mode in "--mode graph" "--mode pipeline --layers 4" "--mode hybrid --parts 2 --layers 4"; do
   expect_failure throw:2:5 "strata: rank 2: injected fault (STRATA_FAULT) in epoch 5" $mode
   expect_failure oom:1:5 "strata: rank 1: out of memory" $mode
   expect_failure kill:3:5 "process rank 3 .*exited on signal 9" $mode

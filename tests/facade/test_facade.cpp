@@ -154,6 +154,32 @@ TEST_CASE("graph mode from per-rank rows or the whole graph, and pipeline mode, 
   }
 }
 
+TEST_CASE("hybrid mode with one chunk matches local; its stage plan covers every layer") {
+  const Trained local = train_local(small_config(strata::Mode::kLocal));
+  for (int parts : {2, 4}) {  // 2 x 2 and 1 x 4 (S = 4 would need 4 layers)
+    INFO(parts << " parts, 4 ranks");
+    strata::Config c = small_config(strata::Mode::kHybrid);
+    c.hybrid.parts = parts;
+    const Trained hybrid = train_job(c, 4, false);
+    check_same_training(hybrid.result, local.result);
+    CHECK(max_difference(hybrid.weights, local.weights) < 1e-4);
+    CHECK(hybrid.result.comm_bytes.at("halo_fwd") > 0);
+    CHECK((parts == 4 || hybrid.result.comm_bytes.at("stage_fwd") > 0));
+    CHECK(hybrid.result.estimated_bytes.size() == 4);
+  }
+  strata::Config c = small_config(strata::Mode::kHybrid);
+  std::vector<strata::StagePlan> plan;
+  strata::Workers::run_threads(4, [&](strata::Workers& w) {
+    strata::Trainer trainer(w, c, strata::GraphInput::spans(spans_of(make_rows(0, 1), false)));
+    if (w.rank() == 0) plan = trainer.stage_plan();
+  });
+  REQUIRE(plan.size() == 2);
+  CHECK(plan[0].first_layer == 1);
+  CHECK(plan[1].last_layer == 3);
+  CHECK(plan[1].first_layer == plan[0].last_layer + 1);
+  CHECK(plan[0].estimated_bytes > 0);
+}
+
 TEST_CASE("weights written in one mode are read and evaluated in another") {
   const std::string path = "test_facade.weights";
   const Trained local = train_local(small_config(strata::Mode::kLocal));
@@ -239,6 +265,14 @@ TEST_CASE("bad graphs and configs are one-line errors on every rank") {
              Catch::Contains("needs at least 2 layers"));
   CHECK_THAT(error_of(small_config(strata::Mode::kPipeline), 2, per_rank),
              Catch::Contains("one shard per rank"));
+  strata::Config hybrid = small_config(strata::Mode::kHybrid);
+  hybrid.hybrid.parts = 2;
+  const auto whole = [](const Rows&, int) { return spans_of(make_rows(0, 1), false); };
+  CHECK_THAT(
+      error_of(hybrid, 3, whole),
+      Catch::Contains("hybrid mode with --parts 2 needs a multiple of 2 ranks, the job has 3"));
+  hybrid.hybrid.parts = 0;
+  CHECK_THAT(error_of(hybrid, 2, whole), Catch::Contains("--parts must be at least 1, got 0"));
 }
 
 TEST_CASE("Config::checkpoint: a job stopped early resumes to the uninterrupted job's weights") {

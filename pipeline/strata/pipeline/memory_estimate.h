@@ -3,7 +3,9 @@
 // its stage's per-layer buffers, and parameters with their gradients and Adam state.
 // The process itself (libraries, MPI) is not included: callers add what they measured.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,11 +21,28 @@ struct MemoryEstimate {
   std::int64_t features = 0;     // first stage: features in chunk order and their dropout copy
   std::int64_t activations = 0;  // the stage's full-size per-layer buffers
   std::int64_t parameters = 0;   // values, gradients (float and double), Adam moments
-  std::int64_t total() const { return dataset + layout + features + activations + parameters; }
+  // Held only while the rank sets up (hybrid: the whole Â normalized and permuted), on top
+  // of the dataset; the peak is whichever of the two phases is larger.
+  std::int64_t setup = 0;
+  std::int64_t total() const {
+    return dataset + std::max(setup, layout + features + activations + parameters);
+  }
 };
 
 MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& model,
                                         const StageBounds& bounds, int stage, int chunks);
+
+// One part of a partition as a hybrid rank holds it: its vertices, the other parts'
+// neighbours of them, and the entries of its rows of Â (self-loops included).
+struct PartSizes {
+  std::int64_t owned = 0, halo = 0, entries = 0;
+};
+PartSizes measure_part(const Csr& adjacency, std::span<const std::int32_t> part_of, int part);
+
+// Hybrid rank (stage, part): its stage's layers over the part's rows and halo.
+MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& model,
+                                      const StageBounds& bounds, int stage, int chunks,
+                                      const PartSizes& part);
 
 // "412.3 MB (dataset 12.0, layout 30.1, ...)"
 std::string describe(const MemoryEstimate& e);

@@ -24,6 +24,13 @@ StageBounds pipeline_stage_bounds(const Dataset& data, const TrainConfig& config
 MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& config,
                                       const PipelineOptions& options, int stages, int stage);
 
+// What hybrid rank `rank` (stage rank / parts, part rank % parts) of stages x parts will
+// hold; part_of is the partition train_hybrid makes (empty with one part).
+MemoryEstimate estimate_hybrid_rank(const Dataset& data, const TrainConfig& config,
+                                    const PipelineOptions& options,
+                                    std::span<const std::int32_t> part_of, int parts, int stages,
+                                    int rank);
+
 // Collective over comm (one stage per rank). Every rank passes the same dataset (only
 // stage 0 reads the features, only the last stage the labels). Every rank gets the same
 // result; on_epoch runs on every rank with metrics already reduced.
@@ -43,5 +50,11 @@ RunKey pipeline_run_key(const char* mode, int ranks, const Dataset& data, const 
 TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainConfig& config,
                          const PipelineOptions& options, const PartitionOptions& partition,
                          const EpochCallback& on_epoch);
+// The same with the partition given: part_of = hybrid_partition(data, partition).
+TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                         const PipelineOptions& options, const PartitionOptions& partition,
+                         std::span<const std::int32_t> part_of, const EpochCallback& on_epoch);
+// The partition hybrid mode trains on: partition.parts parts (all zero with one).
+std::vector<std::int32_t> hybrid_partition(const Dataset& data, const PartitionOptions& partition);
 
 }  // namespace strata

@@ -1,0 +1,42 @@
+#include "byte_size.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <utility>
+
+#include "commands.h"
+
+namespace strata::cli {
+
+std::int64_t parse_byte_size(const std::string& text, const char* flag) {
+  const std::string bad =
+      std::string(flag) + " must be a size such as 8GiB, 512MB or 4096, got '" + text + "'";
+  char* end = nullptr;
+  const double number = std::strtod(text.c_str(), &end);
+  require(end != text.c_str() && std::isfinite(number) && number >= 0, bad);
+  const std::string unit(end);
+  const std::pair<const char*, double> units[] = {{"", 1},
+                                                  {"B", 1},
+                                                  {"KB", 1e3},
+                                                  {"MB", 1e6},
+                                                  {"GB", 1e9},
+                                                  {"TB", 1e12},
+                                                  {"K", 1024.0},
+                                                  {"KiB", 1024.0},
+                                                  {"M", 1048576.0},
+                                                  {"MiB", 1048576.0},
+                                                  {"G", 1073741824.0},
+                                                  {"GiB", 1073741824.0},
+                                                  {"T", 1099511627776.0},
+                                                  {"TiB", 1099511627776.0}};
+  for (const auto& [name, scale] : units) {
+    if (unit != name) continue;
+    const double bytes = number * scale;
+    require(bytes < 9e18, bad);
+    return static_cast<std::int64_t>(bytes);
+  }
+  require(false, bad);
+  return 0;
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,56 @@
+#include "factorizations.h"
+
+#include <algorithm>
+
+#include "strata/pipeline/comm_model.h"
+#include "strata/pipeline/pipeline_trainer.h"
+
+namespace strata {
+namespace {
+
+TrainConfig model_of(const CommVolumeRequest& r, int layers) {
+  TrainConfig t;
+  t.model = r.model;
+  t.layers = layers;
+  t.hidden = r.hidden;
+  return t;
+}
+
+std::int64_t largest_rank(const Dataset& d, const TrainConfig& t, const PipelineOptions& o,
+                          std::span<const std::int32_t> part_of, int stages, int parts) {
+  std::int64_t largest = 0;
+  for (int rank = 0; rank < stages * parts; ++rank)
+    largest =
+        std::max(largest, estimate_hybrid_rank(d, t, o, part_of, parts, stages, rank).total());
+  return largest;
+}
+
+}  // namespace
+
+void add_factorizations(std::vector<Factorization>& out, const Dataset& d,
+                        const CommVolumeRequest& r, const std::string& method, int layers,
+                        PartitionCache& parts_of) {
+  const ModelShape shape = model_shape_of(d, parse_model_kind(r.model), r.hidden, layers);
+  const TrainConfig train = model_of(r, layers);
+  PipelineOptions options;
+  options.chunks = r.chunks;
+  const std::size_t first = out.size();
+  for (int stages = 1; stages <= std::min(r.ranks, layers); ++stages) {
+    if (r.ranks % stages != 0) continue;
+    const int parts = r.ranks / stages;
+    const PartitionCache::Entry& p = parts_of.get(method, parts);
+    Factorization f{method, layers, stages, parts};
+    f.training = hybrid_volume(shape, split_layers_by_cost(shape.costs, stages), p.boundary_pairs,
+                               parts, d.adjacency.rows)
+                     .training();
+    f.memory_per_rank = largest_rank(d, train, options, p.part_of, stages, parts);
+    f.fits = f.memory_per_rank <= r.memory_per_rank;
+    out.push_back(f);
+  }
+  auto chosen = out.end();
+  for (auto it = out.begin() + static_cast<std::ptrdiff_t>(first); it != out.end(); ++it)
+    if (it->fits && (chosen == out.end() || it->training < chosen->training)) chosen = it;
+  if (chosen != out.end()) chosen->chosen = true;
+}
+
+}  // namespace strata

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Hybrid mode through the CLI: `comm-volume --memory-per-rank` lists every stages x parts
+# layout of the ranks and picks one, and a 4-rank 2 x 2 job trains with a stage plan and
+# a memory line per rank whose bytes match the prediction.
+set -uo pipefail
+strata=$1
+mpirun=$2
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+fail() {
+  echo "FAIL $*"
+  tail -n 20 "$out"
+  exit 1
+}
+graph=(--dataset synthetic --nodes 2000 --avg-degree 4)
+
+"$strata" comm-volume "${graph[@]}" --parts 4 --layers 4 --hidden 64 --memory-per-rank 1GiB \
+  >"$out" 2>&1 || fail "comm-volume exited $?"
+for layout in "1x4  graph" "2x2  hybrid" "4x1  pipeline"; do
+  grep -q " $layout " "$out" || fail "no row for $layout"
+done
+[[ $(grep -c "<- cheapest that fits" "$out") -eq 1 ]] || fail "not exactly one layout chosen"
+echo "ok   comm-volume lists 1x4, 2x2 and 4x1 and chooses one"
+
+"$strata" comm-volume "${graph[@]}" --parts 4 --layers 4 --hidden 64 --memory-per-rank 1KB \
+  >"$out" 2>&1 || fail "comm-volume exited $?"
+grep -q "no layout of 4 ranks fits" "$out" || fail "a 1 KB limit should fit nothing"
+echo "ok   nothing fits 1 KB"
+
+timeout 120 "$mpirun" -np 4 "$strata" train "${graph[@]}" --mode hybrid --parts 2 --stages 2 \
+  --layers 4 --hidden 64 --chunks 2 --epochs 3 >"$out" 2>&1 || fail "hybrid training exited $?"
+grep -q "^stage 1: layers 3-4, memory estimate" "$out" || fail "no stage plan"
+[[ $(grep -c "^memory, rank [0-3]: peak resident" "$out") -eq 4 ]] || fail "not 4 memory lines"
+echo "ok   2 x 2 hybrid trains: $(grep -m1 '^epoch' "$out")"
