@@ -7,7 +7,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DSTRATA_WERROR=ON
 endif
 
-.PHONY: all deps configure build demo test test-sanitize clean format
+.PHONY: all deps configure build demo test test-sanitize fuzz clean format
 
 all: build
 
@@ -37,6 +37,15 @@ test-sanitize: deps
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer targets for every input reader (tests/fuzz), built with clang in build-fuzz and
+# run one after another for FUZZ_SECONDS each; FUZZ_TARGETS picks some (default: all).
+FUZZ_SECONDS ?= 600
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TARGETS ?=
+fuzz:
+	@STRATA_WITH_FUZZ=1 bash scripts/install-deps.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(FUZZ_BUILD) JOBS=$(JOBS) bash scripts/fuzz.sh $(FUZZ_TARGETS)
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h' '*.cu')

@@ -102,6 +102,11 @@ SectionReader::SectionReader(std::span<const std::byte> data, std::string source
 std::uint64_t SectionReader::next_size(const char* what) {
   std::uint64_t size = 0;
   raw(&size, sizeof size, what);
+  // Checked before anything is allocated: a size cannot claim more than the record holds.
+  const std::uint64_t left = data_.size() - pos_;
+  STRATA_REQUIRE(size <= left && left - size >= sizeof(std::uint32_t), source_,
+                 ": truncated at byte ", pos_, " (section ", what, " declares ", size,
+                 " bytes and a checksum, ", left, " bytes are left)");
   return size;
 }
 

@@ -1,5 +1,6 @@
 #include "gz_lines.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 
@@ -64,6 +65,12 @@ bool GzLines::next(std::string_view& line) {
     if (eof_) return false;
     refill();
   }
+}
+
+std::uint64_t max_lines(const GzLines& in, std::uint64_t min_line_bytes) {
+  constexpr std::uint64_t kMaxDeflateRatio = 1032;
+  const std::uint64_t bytes = std::filesystem::file_size(in.path());
+  return std::min(bytes, UINT64_MAX / kMaxDeflateRatio) * kMaxDeflateRatio / min_line_bytes + 1;
 }
 
 std::vector<std::int64_t> read_int_column(const std::string& path) {

@@ -79,6 +79,11 @@ std::int64_t for_each_token(std::string_view line, OnToken&& on_token) {
   }
 }
 
+// The most lines of at least min_line_bytes (newline included) that the file can hold
+// once decompressed (deflate expands at most 1032:1). A count that a file declares sizes a
+// reservation only up to this, so a wrong count cannot allocate more than the data fills.
+std::uint64_t max_lines(const GzLines& in, std::uint64_t min_line_bytes);
+
 // A file of one integer a line (labels, split ids, counts).
 std::vector<std::int64_t> read_int_column(const std::string& path);
 

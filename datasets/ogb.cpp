@@ -28,7 +28,7 @@ FeatureMatrix read_features(const std::string& path, std::int64_t n) {
   if (f >= (std::int64_t{1} << 31)) in.fail("too many columns (", f, ")");
   Csr x;
   x.cols = static_cast<LocalId>(f);
-  x.offsets.reserve(static_cast<std::size_t>(n) + 1);
+  x.offsets.reserve(std::min<std::uint64_t>(n, detail::max_lines(in, 2)) + 1);
   do {
     if (static_cast<std::int64_t>(x.offsets.size()) > n)
       in.fail("more rows than num-node-list's ", n);
@@ -52,7 +52,7 @@ FeatureMatrix read_features(const std::string& path, std::int64_t n) {
 std::vector<Edge> read_edges(const std::string& path, std::int64_t n, std::int64_t e) {
   GzLines in(path);
   std::vector<Edge> edges;
-  edges.reserve(static_cast<std::size_t>(e));
+  edges.reserve(std::min<std::uint64_t>(e, detail::max_lines(in, 4)));  // "0,1\n" or longer
   std::string_view line;
   while (in.next(line)) {
     GlobalId ids[2] = {0, 0};

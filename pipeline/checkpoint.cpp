@@ -38,11 +38,13 @@ RunKey parse_key(const std::string& text) {
 
 // The first setting in which two keys differ, as "ranks: 4 there, 2 here".
 std::string first_difference(const RunKey& saved, const RunKey& mine) {
-  for (const auto& [name, value] : mine) {
+  for (const auto& setting : mine) {
+    const std::string& name = setting.first;
     auto it =
         std::find_if(saved.begin(), saved.end(), [&](const auto& kv) { return kv.first == name; });
     const std::string theirs = it == saved.end() ? "(not recorded)" : it->second;
-    if (theirs != value) return cat(name, " ", theirs, " there, ", value, " here");
+    if (theirs != setting.second)
+      return cat(name, " ", theirs, " there, ", setting.second, " here");
   }
   return "";
 }
@@ -239,7 +241,12 @@ std::optional<SavedState> Checkpoints::newest() {
     const std::string dir = folder(epoch);
     Manifest manifest;
     std::vector<std::byte> record;
-    if (!attempt(dir, [&] { manifest = read_manifest(dir); })) continue;
+    const bool read = attempt(dir, [&] {
+      manifest = read_manifest(dir);
+      STRATA_REQUIRE(manifest.epochs_done == epoch, dir, "/MANIFEST: says ", manifest.epochs_done,
+                     " epochs done, its folder ", epoch);
+    });
+    if (!read) continue;
     refuse_other_run(manifest, dir, key_, comm_.size());
     if (!attempt(dir, [&] { record = verified_record(manifest, dir, comm_.rank()); })) continue;
     note(cat("resuming from checkpoint ", dir, " (", epoch, " epochs done)"));

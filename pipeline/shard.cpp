@@ -43,8 +43,9 @@ FeatureMatrix read_features(SectionReader& r, LocalId rows) {
   STRATA_REQUIRE((sparse == 0 || sparse == 1) && cols >= 0 && cols < (std::int64_t{1} << 31),
                  r.source(), ": bad feature header (kind ", sparse, ", ", cols, " columns)");
   if (sparse == 0) {
-    Matrix m(rows, cols);
+    // The section first: its size is checked against the record before the matrix exists.
     const auto values = r.section<float>("features", static_cast<std::uint64_t>(rows * cols));
+    Matrix m(rows, cols);
     std::copy(values.begin(), values.end(), m.data());
     return FeatureMatrix(std::move(m));
   }

@@ -54,7 +54,7 @@ void check_shard_header(std::int64_t part, std::int64_t parts, std::int64_t glob
   STRATA_REQUIRE(parts >= 1 && parts < (1 << 20) && part >= 0 && part < parts, source,
                  ": bad part ", part, " of ", parts);
   STRATA_REQUIRE(global_nodes >= 0 && global_nodes < kMaxIds && owned >= 0 && halo >= 0 &&
-                     owned + halo <= global_nodes,
+                     owned <= global_nodes && halo <= global_nodes - owned,
                  source, ": implausible sizes (", owned, " owned, ", halo, " halo of ",
                  global_nodes, " vertices)");
   STRATA_REQUIRE(classes >= 1 && classes < (1 << 20), source, ": implausible class count ",

@@ -24,9 +24,17 @@ std::array<double, kRecordFields> fields_of(const EpochMetrics& m) {
           m.step_skipped ? 1.0 : 0.0};
 }
 
-EpochMetrics metrics_of(const double* f) {
+// A count saved as a double (an epoch number); the range check keeps the cast defined.
+std::int64_t saved_count(double value, const char* what, const std::string& source) {
+  STRATA_REQUIRE(
+      value >= 0 && value <= 1e15 && value == static_cast<double>(static_cast<std::int64_t>(value)),
+      source, ": ", what, " is ", value, ", not an epoch number");
+  return static_cast<std::int64_t>(value);
+}
+
+EpochMetrics metrics_of(const double* f, const std::string& source) {
   EpochMetrics m;
-  m.epoch = static_cast<std::int64_t>(f[0]);
+  m.epoch = saved_count(f[0], "an epoch record's epoch", source);
   m.loss = f[1];
   m.train_acc = f[2];
   m.val_acc = f[3];
@@ -62,7 +70,7 @@ void load_progress(SectionReader& in, std::int64_t epochs_done, TrainResult& r) 
   const auto best = in.section<double>("best epoch", 3);
   r.best_val_acc = best[0];
   r.test_acc = best[1];
-  r.best_epoch = static_cast<std::int64_t>(best[2]);
+  r.best_epoch = saved_count(best[2], "the best epoch", in.source());
   const auto names = in.section_up_to<char>("byte counter names", 1 << 16);
   std::vector<std::string> split(1);
   for (char c : names) {
@@ -77,7 +85,7 @@ void load_progress(SectionReader& in, std::int64_t epochs_done, TrainResult& r) 
   const auto records =
       in.section<double>("epoch records", static_cast<std::uint64_t>(epochs_done) * kRecordFields);
   for (std::size_t e = 0; e < static_cast<std::size_t>(epochs_done); ++e)
-    r.epochs.push_back(metrics_of(&records[e * kRecordFields]));
+    r.epochs.push_back(metrics_of(&records[e * kRecordFields], in.source()));
 }
 
 std::vector<std::byte> state_record(Communicator& comm, std::int64_t epochs_done,

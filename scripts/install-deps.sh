@@ -13,6 +13,11 @@ packages=(
 if [[ "${STRATA_WITH_TOOLS:-0}" == 1 ]]; then
   packages+=(clang libclang-rt-14-dev clang-format gnuplot-nox)
 fi
+# `make fuzz`: clang, its libFuzzer and sanitizer runtimes (libclang-rt-14-dev holds
+# libclang_rt.fuzzer) and the OpenMP runtime clang links against.
+if [[ "${STRATA_WITH_FUZZ:-0}" == 1 ]]; then
+  packages+=(clang libclang-rt-14-dev libomp-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

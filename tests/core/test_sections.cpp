@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -84,4 +85,26 @@ TEST_CASE("a failed atomic write leaves the old file in place") {
   const auto before = read_file(path);
   CHECK_THROWS_AS(write_file_atomically(temp_path("no_such_dir/x.bin"), before), Error);
   CHECK(read_file(path) == before);
+}
+
+TEST_CASE("a section size beyond the record is an input error before anything is allocated") {
+  SectionWriter w("STRATAT1", 3);
+  w.section<float>(std::vector<float>{1.0f, 2.0f});
+  std::vector<std::byte> bytes = w.take();
+  const std::uint64_t huge = std::uint64_t{1} << 40;  // 1 TiB: would throw bad_alloc
+  std::memcpy(bytes.data() + 8 + 4, &huge, sizeof huge);
+  SectionReader r(bytes, "rec", "STRATAT1", 3);
+  CHECK_THROWS_WITH(
+      r.section_up_to<float>("list", huge),
+      Catch::Contains("rec: truncated at byte 20 (section list declares 1099511627776"));
+}
+
+TEST_CASE("a count whose byte size overflows does not match a small section") {
+  SectionWriter w("STRATAT1", 3);
+  w.section<std::int64_t>(std::vector<std::int64_t>{1, 2, 3});
+  const std::vector<std::byte> bytes = w.take();
+  SectionReader r(bytes, "rec", "STRATAT1", 3);
+  const std::uint64_t count = (std::uint64_t{1} << 61) + 3;  // count * 8 wraps to 24
+  CHECK_THROWS_WITH(r.section<std::int64_t>("values", count),
+                    Catch::Contains("section values has 24 bytes, expected 2305843009213693955"));
 }

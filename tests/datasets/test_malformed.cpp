@@ -85,3 +85,16 @@ TEST_CASE("malformed: bad count files", "[malformed]") {
   check_error("nodes_two", "raw/num-node-list.csv.gz", "4\n5\n", ":2: expected a single line");
   check_error("nodes_text", "raw/num-node-list.csv.gz", "four\n", ":1: not an integer");
 }
+
+TEST_CASE("malformed: a huge declared count is a count mismatch, not a huge allocation",
+          "[malformed]") {
+  // 2^62 edges of 16 bytes: reserving them threw std::length_error.
+  auto dir = small_ogb("bad_huge_edges");
+  write_gz(dir / "raw/num-edge-list.csv.gz", "4611686018427387904\n");
+  CHECK_THAT(load_error(dir), Catch::Contains("raw/edge.csv.gz:4: expected 4611686018427387904 "
+                                              "edges (num-edge-list), found 4"));
+  // 2^31 - 1 nodes: 16 GiB of row offsets were reserved for a 4-row feature file.
+  dir = small_ogb("bad_huge_nodes");
+  write_gz(dir / "raw/num-node-list.csv.gz", "2147483647\n");
+  CHECK_THAT(load_error(dir), Catch::Contains("raw/node-feat.csv.gz:4: expected 2147483647 rows"));
+}

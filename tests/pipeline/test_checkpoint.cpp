@@ -156,6 +156,23 @@ TEST_CASE("a damaged or incomplete newest checkpoint is skipped for the previous
   CHECK(has_event(events, "resuming from checkpoint " + dir.str() + "/epoch-00000004"));
 }
 
+TEST_CASE("a checkpoint folder whose manifest names another epoch is skipped") {
+  const Dataset d = testing::graph_mode_dataset(true);
+  const Run run;
+  TempDir dir;
+  TrainConfig save = base_config("gcn", 4);
+  save.checkpoint = {dir.str(), 2, false, 3, {}};
+  train(run, d, save);
+  const std::string moved = dir.str() + "/epoch-00000009";
+  fs::rename(dir.str() + "/epoch-00000004", moved);  // a copy put under the wrong name
+  TrainConfig resume = save;
+  resume.checkpoint.resume = true;
+  std::vector<std::string> events;
+  train(run, d, resume, &events);
+  CHECK(has_event(events, moved + "/MANIFEST: says 4 epochs done, its folder 9"));
+  CHECK(has_event(events, "resuming from checkpoint " + dir.str() + "/epoch-00000002"));
+}
+
 TEST_CASE("resuming with other settings is refused; a missing folder starts afresh") {
   const Dataset d = testing::graph_mode_dataset(false);
   TempDir dir;

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -34,6 +35,23 @@ void check_same(const Shard& a, const Shard& b) {
   CHECK(a.labels == b.labels);
   CHECK(a.train_mask == b.train_mask);
   CHECK(a.test_mask == b.test_mask);
+}
+
+// Sets int64 number `field` of section `index` of a record (core/sections.h layout: magic,
+// version, then size, payload, crc32 per section) and recomputes that section's crc32.
+void set_int64(std::vector<std::byte>& bytes, int index, int field, std::int64_t value) {
+  std::size_t at = 8 + 4;
+  std::uint64_t size = 0;
+  for (int i = 0;; ++i) {
+    std::memcpy(&size, bytes.data() + at, sizeof size);
+    at += sizeof size;
+    if (i == index) break;
+    at += size + sizeof(std::uint32_t);
+  }
+  REQUIRE((field + 1) * sizeof value <= size);
+  std::memcpy(bytes.data() + at + field * sizeof value, &value, sizeof value);
+  const std::uint32_t crc = crc32_of(bytes.data() + at, size);
+  std::memcpy(bytes.data() + at + size, &crc, sizeof crc);
 }
 
 std::string temp_dir(const char* name) {
@@ -100,4 +118,19 @@ TEST_CASE("corrupt, truncated and inconsistent shards are named input errors") {
   bad = make_shard(d, parts, 2, 0);
   bad.graph.local_to_global[0] = d.adjacency.rows;
   CHECK_THROWS_WITH(deserialize_shard(serialize_shard(bad), "s"), Catch::Contains("global id"));
+}
+
+TEST_CASE("shard sizes that overflow or exceed the file are input errors, not allocations") {
+  Dataset d = small_dataset();
+  d.features = FeatureMatrix(d.features.to_dense());
+  const auto parts = partition_graph(d.adjacency, {PartitionMethod::kRange, 2});
+  const auto bytes = serialize_shard(make_shard(d, parts, 2, 0));
+  auto bad = bytes;
+  set_int64(bad, 0, 3, std::int64_t{1} << 62);  // header: owned + halo overflows
+  set_int64(bad, 0, 4, std::int64_t{1} << 62);
+  CHECK_THROWS_WITH(deserialize_shard(bad, "s"), Catch::Contains("s: implausible sizes"));
+  bad = bytes;
+  // feature_cols (section 11 with 2 parts): a 150 x 2^31-1 matrix would need 1.2 TB.
+  set_int64(bad, 11, 0, (std::int64_t{1} << 31) - 1);
+  CHECK_THROWS_WITH(deserialize_shard(bad, "s"), Catch::Contains("s: section features has"));
 }

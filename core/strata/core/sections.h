@@ -50,8 +50,8 @@ class SectionReader {
   template <typename T>
   std::vector<T> section(const char* what, std::uint64_t count) {
     const std::uint64_t size = next_size(what);
-    STRATA_REQUIRE(size == count * sizeof(T), source_, ": section ", what, " has ", size,
-                   " bytes, expected ", count * sizeof(T));
+    STRATA_REQUIRE(size % sizeof(T) == 0 && size / sizeof(T) == count, source_, ": section ", what,
+                   " has ", size, " bytes, expected ", count, " values of ", sizeof(T), " bytes");
     return read_values<T>(what, size);
   }
   // A section of any length up to max_count values.
