@@ -6,6 +6,7 @@
 #include "graph_mode_checks.h"
 #include "strata/comm/in_process_communicator.h"
 #include "strata/partition/quality.h"
+#include "strata/pipeline/hybrid_layout.h"
 #include "strata/pipeline/pipeline_trainer.h"
 
 using namespace strata;
@@ -161,4 +162,25 @@ TEST_CASE("hybrid rank counts that do not factor are input errors") {
   });
   for (const std::string& e : errors)
     CHECK(e == "hybrid mode with --parts 2 needs a multiple of 2 ranks, the job has 3");
+}
+
+TEST_CASE("the memory estimate's part sizes are the rows a hybrid rank builds") {
+  const Dataset d = testing::graph_mode_dataset(true);
+  for (int parts : {2, 3}) {
+    const auto part_of = partition_graph(d.adjacency, parts_of(parts));
+    const std::vector<std::int32_t> chunk_of(static_cast<std::size_t>(d.adjacency.rows), 0);
+    for (int p = 0; p < parts; ++p) {
+      INFO("part " << p << " of " << parts);
+      const PartSizes sizes = measure_part(d.adjacency, part_of, p);
+      const HybridLayout layout = make_hybrid_layout(d.adjacency, part_of, p, chunk_of, 1);
+      std::int64_t sent = 0;
+      for (const auto& list : layout.whole_plan.send)
+        sent += static_cast<std::int64_t>(list.size());
+      CHECK(sizes.owned == layout.owned);
+      CHECK(sizes.halo == layout.halo);
+      CHECK(sizes.entries == layout.layout.a_hat.nnz());
+      CHECK(sizes.sent == sent);
+      CHECK(sizes.sent > 0);
+    }
+  }
 }
