@@ -21,7 +21,7 @@ results=${STRATA_RESULTS:-benchmarks/results}
 raw=$results/raw_pipeline_accuracy
 epochs=${STRATA_EPOCHS:-100}
 seeds=(${STRATA_SEEDS:-0 1 2})
-extra_seeds=(${STRATA_EXTRA_SEEDS:-0})
+extra_seeds=(${STRATA_EXTRA_SEEDS-0})  # set and empty: none
 names=(${STRATA_NAMES:-coauthor_cs amazon_computers})
 main_variants=(${STRATA_VARIANTS:-local pipeline hybrid})
 if [[ ${1:-} == --quick ]]; then
