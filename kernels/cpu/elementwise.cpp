@@ -1,5 +1,6 @@
 // Elementwise kernels and column reductions over strided row-major views.
 #include <algorithm>
+#include <bit>
 #include <vector>
 
 #include "dropout_keys.h"
@@ -45,7 +46,10 @@ void relu_backward(ConstMatrixView out_or_in, ConstMatrixView grad_out, MatrixVi
     const float* act = out_or_in.row(r);
     const float* g = grad_out.row(r);
     float* dst = grad_in.row(r);
-    for (std::int64_t c = 0; c < grad_in.cols; ++c) dst[c] = act[c] > 0.0f ? g[c] : 0.0f;
+    // A mask, not a branch: which activations are positive is data, not predictable.
+    for (std::int64_t c = 0; c < grad_in.cols; ++c)
+      dst[c] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(g[c]) &
+                                    (0u - static_cast<std::uint32_t>(act[c] > 0.0f)));
   });
 }
 
@@ -102,6 +106,7 @@ void dropout(MatrixView x, std::span<const GlobalId> row_ids, float p, std::uint
   STRATA_CHECK(p >= 0.0f && p < 1.0f, "dropout: p = ", p);
   if (p == 0.0f) return;
   const float keep_scale = 1.0f / (1.0f - p);
+  const std::uint32_t threshold = drop_threshold(p);
   const std::uint64_t base =
       hash_key(seed, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(layer));
   const std::vector<std::uint64_t> column_keys = dropout_column_keys(x.cols);
@@ -110,8 +115,9 @@ void dropout(MatrixView x, std::span<const GlobalId> row_ids, float p, std::uint
     float* dst = x.row(r);
     for (std::int64_t c = 0; c < x.cols; c += 2) {
       const std::uint64_t h = pair_hash(row_key, column_keys, c);
-      dst[c] = dropped(h, 0, p) ? 0.0f : dst[c] * keep_scale;
-      if (c + 1 < x.cols) dst[c + 1] = dropped(h, 1, p) ? 0.0f : dst[c + 1] * keep_scale;
+      dst[c] = keep_or_zero(dst[c], keep_scale, column_bits(h, 0), threshold);
+      if (c + 1 < x.cols)
+        dst[c + 1] = keep_or_zero(dst[c + 1], keep_scale, column_bits(h, 1), threshold);
     }
   });
 }

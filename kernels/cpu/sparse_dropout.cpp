@@ -16,6 +16,7 @@ void dropout_csr(CsrView a, std::span<float> values, std::span<const GlobalId> r
   STRATA_CHECK(p >= 0.0f && p < 1.0f, "dropout_csr: p = ", p);
   if (p == 0.0f) return;
   const float keep_scale = 1.0f / (1.0f - p);
+  const std::uint32_t threshold = drop_threshold(p);
   const std::uint64_t base =
       hash_key(seed, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(layer));
   const std::vector<std::uint64_t> column_keys = dropout_column_keys(a.cols);
@@ -24,8 +25,8 @@ void dropout_csr(CsrView a, std::span<float> values, std::span<const GlobalId> r
     const std::uint64_t row_key = hash_key(base, static_cast<std::uint64_t>(row_ids[r]));
     for (EdgeOffset k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
       const std::int64_t column = a.indices[k];
-      const bool drop = dropped(pair_hash(row_key, column_keys, column), column, p);
-      values[k] = drop ? 0.0f : values[k] * keep_scale;
+      const std::uint32_t bits = column_bits(pair_hash(row_key, column_keys, column), column);
+      values[k] = keep_or_zero(values[k], keep_scale, bits, threshold);
     }
   }
 }

@@ -1,7 +1,9 @@
 // Elementwise kernels, dropout, loss and Adam against references.
+#include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "strata/core/random.h"
 #include "strata/kernels/kernels.h"
 #include "test_util.h"
 
@@ -52,6 +54,46 @@ TEST_CASE("dropout is keyed by global id and reproducible", "[kernels][dropout]"
   CHECK(kept < 60);
 }
 
+// The documented mask, drawn the slow way: dropped when the column's 24 hash bits, as a
+// fraction of 2^24, fall below p.
+float reference_dropout(float x, float p, std::uint64_t row_key, std::int64_t c) {
+  const std::uint64_t h = splitmix64(row_key ^ splitmix64(static_cast<std::uint64_t>(c / 2)));
+  const std::uint64_t bits = (c & 1) ? (h >> 16) & 0xFFFFFFull : h >> 40;
+  const bool dropped = static_cast<float>(bits) * (1.0f / 16777216.0f) < p;
+  return dropped ? 0.0f : x * (1.0f / (1.0f - p));
+}
+
+TEST_CASE("dense and sparse dropout match the documented mask bit for bit", "[kernels][dropout]") {
+  for (const float p : {0.1f, 0.5f, 1.0f / 3.0f, 0.9f, 0.999f})
+    for (const std::int64_t cols : {1, 7, 33}) {
+      std::vector<float> xs;
+      const MatrixView x = test::random_view(xs, 101, cols, 3, 5);
+      x.at(7, 0) = std::nanf("");  // a dropped NaN becomes 0, a kept one stays NaN
+      Matrix expected(x.rows, cols);
+      std::vector<GlobalId> ids(static_cast<std::size_t>(x.rows));
+      const std::uint64_t base = hash_key(11, 4, 2);
+      for (std::int64_t r = 0; r < x.rows; ++r) {
+        ids[r] = 1000 + 3 * r;
+        for (std::int64_t c = 0; c < cols; ++c)
+          expected.at(r, c) = reference_dropout(x.at(r, c), p, hash_key(base, ids[r]), c);
+      }
+      const Csr sparse = test::random_csr(101, static_cast<LocalId>(cols), 0.5f, 6);
+      std::vector<float> values = sparse.values;
+      kernels::dropout(x, ids, p, 11, 4, 2);
+      kernels::dropout_csr(sparse.view(), values, ids, p, 11, 4, 2);
+      for (std::int64_t r = 0; r < x.rows; ++r)
+        for (std::int64_t c = 0; c < cols; ++c) {
+          const float want = expected.at(r, c);
+          REQUIRE(std::bit_cast<std::uint32_t>(x.at(r, c)) == std::bit_cast<std::uint32_t>(want));
+        }
+      for (LocalId r = 0; r < sparse.rows; ++r)
+        for (EdgeOffset k = sparse.offsets[r]; k < sparse.offsets[r + 1]; ++k)
+          REQUIRE(std::bit_cast<std::uint32_t>(values[k]) ==
+                  std::bit_cast<std::uint32_t>(reference_dropout(
+                      sparse.values[k], p, hash_key(base, ids[r]), sparse.indices[k])));
+    }
+}
+
 TEST_CASE("masked softmax nll and its gradient", "[kernels][loss]") {
   Matrix logits(3, 4);
   for (int r = 0; r < 3; ++r)
@@ -59,7 +101,8 @@ TEST_CASE("masked softmax nll and its gradient", "[kernels][loss]") {
   const std::vector<std::int32_t> labels{2, 0, 3};
   const std::vector<std::uint8_t> mask{1, 0, 1};
   Matrix grad(3, 4, 7.0f);
-  const double loss = kernels::masked_log_softmax_nll(logits.view(), labels, mask, 4.0, grad.view());
+  const double loss =
+      kernels::masked_log_softmax_nll(logits.view(), labels, mask, 4.0, grad.view());
   double expected = 0.0;
   for (int r : {0, 2}) {
     double denom = 0.0;
@@ -74,9 +117,11 @@ TEST_CASE("masked softmax nll and its gradient", "[kernels][loss]") {
       Matrix scratch(3, 4);
       const float saved = logits.at(r, c);
       logits.at(r, c) = saved + static_cast<float>(eps);
-      const double up = kernels::masked_log_softmax_nll(logits.view(), labels, mask, 4.0, scratch.view());
+      const double up =
+          kernels::masked_log_softmax_nll(logits.view(), labels, mask, 4.0, scratch.view());
       logits.at(r, c) = saved - static_cast<float>(eps);
-      const double down = kernels::masked_log_softmax_nll(logits.view(), labels, mask, 4.0, scratch.view());
+      const double down =
+          kernels::masked_log_softmax_nll(logits.view(), labels, mask, 4.0, scratch.view());
       logits.at(r, c) = saved;
       CHECK(grad.at(r, c) == Approx((up - down) / (2 * eps)).epsilon(1e-2).margin(1e-4));
     }
