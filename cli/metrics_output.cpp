@@ -67,6 +67,8 @@ void MetricsOutput::finish(const TrainingResult& r) {
                       {"final_test_acc", r.final_eval.test_acc},
                       {"seconds", r.seconds}};
   if (!r.comm_bytes.empty()) j["comm_bytes"] = r.comm_bytes;
+  if (!r.peak_resident_bytes.empty()) j["peak_resident_bytes"] = r.peak_resident_bytes;
+  if (!r.estimated_bytes.empty()) j["estimated_bytes"] = r.estimated_bytes;
   write(j.dump());
   if (!print_) return;
   if (r.epochs.empty()) {

@@ -6,7 +6,8 @@ set -uo pipefail
 strata=$1
 mpirun=$2
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+metrics=$(mktemp)
+trap 'rm -f "$out" "$metrics"' EXIT
 fail() {
   echo "FAIL $*"
   tail -n 20 "$out"
@@ -28,7 +29,13 @@ grep -q "no layout of 4 ranks fits" "$out" || fail "a 1 KB limit should fit noth
 echo "ok   nothing fits 1 KB"
 
 timeout 120 "$mpirun" -np 4 "$strata" train "${graph[@]}" --mode hybrid --parts 2 --stages 2 \
-  --layers 4 --hidden 64 --chunks 2 --epochs 3 >"$out" 2>&1 || fail "hybrid training exited $?"
+  --layers 4 --hidden 64 --chunks 2 --epochs 3 --metrics "$metrics" >"$out" 2>&1 ||
+  fail "hybrid training exited $?"
 grep -q "^stage 1: layers 3-4, memory estimate" "$out" || fail "no stage plan"
 [[ $(grep -c "^memory, rank [0-3]: peak resident" "$out") -eq 4 ]] || fail "not 4 memory lines"
 echo "ok   2 x 2 hybrid trains: $(grep -m1 '^epoch' "$out")"
+# The metrics file's final line carries each rank's peak and estimate (benchmarks read it).
+peaks=$(grep '"event":"final"' "$metrics" | grep -o '"peak_resident_bytes":\[[0-9,]*\]')
+[[ $(grep -o '[0-9][0-9]*' <<<"$peaks" | wc -l) -eq 4 ]] || fail "final metrics peaks: '$peaks'"
+grep '"event":"final"' "$metrics" | grep -q '"estimated_bytes":\[[1-9]' || fail "no estimates"
+echo "ok   the final metrics line has 4 peaks and estimates"
