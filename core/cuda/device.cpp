@@ -1,0 +1,114 @@
+// core/strata/core/device.h over the CUDA runtime API (host code: g++ compiles it).
+#include "strata/core/device.h"
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <utility>
+
+#include "strata/core/cuda_check.h"
+#include "strata/core/error.h"
+
+namespace strata {
+
+void cuda_check(int code, const char* operation, const char* file, int line) {
+  if (code == cudaSuccess) return;
+  const auto error = static_cast<cudaError_t>(code);
+  const char* what = error == cudaErrorMemoryAllocation ? "out of GPU memory: " : "CUDA error: ";
+  throw_internal_error(file, line, what, operation, ": ", cudaGetErrorName(error), " (",
+                       cudaGetErrorString(error), ")");
+}
+
+}  // namespace strata
+
+namespace strata::gpu {
+
+bool built_with_cuda() {
+  return true;
+}
+
+bool available() {
+  return device_count() > 0;
+}
+
+int device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky error so later calls start clean
+    return 0;
+  }
+  return count;
+}
+
+std::string describe(int device) {
+  cudaDeviceProp p{};
+  STRATA_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  char line[320];
+  std::snprintf(line, sizeof line, "%s, %.1f GiB, compute %d.%d", p.name,
+                static_cast<double>(p.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0), p.major,
+                p.minor);
+  return line;
+}
+
+Context::Context(int device) : device_(device) {
+  STRATA_REQUIRE(device >= 0 && device < device_count(), "GPU ", device, " does not exist (",
+                 device_count(), " CUDA devices answer)");
+  STRATA_CUDA_CHECK(cudaSetDevice(device));
+  cudaStream_t stream = nullptr;
+  STRATA_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  stream_ = stream;
+}
+
+Context::~Context() {
+  cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+}
+
+void Context::synchronize() const {
+  STRATA_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream_)));
+}
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+  if (bytes > 0) STRATA_CUDA_CHECK(cudaMalloc(&data_, bytes));
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (data_) cudaFree(data_);
+}
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
+  if (this != &other) {
+    if (data_) cudaFree(data_);
+    data_ = std::exchange(other.data_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+void DeviceBuffer::upload(const void* host, std::size_t bytes, const Context& context) {
+  STRATA_CHECK(bytes <= bytes_, "upload of ", bytes, " bytes into a buffer of ", bytes_);
+  const auto stream = static_cast<cudaStream_t>(context.stream());
+  STRATA_CUDA_CHECK(cudaMemcpyAsync(data_, host, bytes, cudaMemcpyHostToDevice, stream));
+  context.synchronize();
+}
+
+void DeviceBuffer::download(void* host, std::size_t bytes, const Context& context) const {
+  STRATA_CHECK(bytes <= bytes_, "download of ", bytes, " bytes from a buffer of ", bytes_);
+  const auto stream = static_cast<cudaStream_t>(context.stream());
+  STRATA_CUDA_CHECK(cudaMemcpyAsync(host, data_, bytes, cudaMemcpyDeviceToHost, stream));
+  context.synchronize();
+}
+
+void DeviceBuffer::zero(const Context& context) {
+  const auto stream = static_cast<cudaStream_t>(context.stream());
+  STRATA_CUDA_CHECK(cudaMemsetAsync(data_, 0, bytes_, stream));
+}
+
+void copy_async(void* dst, const void* src, std::size_t bytes, const Context& context) {
+  const auto stream = static_cast<cudaStream_t>(context.stream());
+  STRATA_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
+}
+
+}  // namespace strata::gpu

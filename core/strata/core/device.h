@@ -1,0 +1,75 @@
+// GPUs through the CUDA runtime: whether one answers, a Context (one device, one stream)
+// and DeviceBuffer, RAII device memory from cudaMalloc (never managed memory). In a build
+// without CUDA, built_with_cuda() and available() return false and everything else
+// throws "built without CUDA".
+#pragma once
+#include <cstddef>
+#include <span>
+#include <string>
+#include <type_traits>
+
+namespace strata::gpu {
+
+bool built_with_cuda();
+// Whether a CUDA device answers. Any error from cudaGetDeviceCount means no: on a machine
+// without a GPU the runtime reports cudaErrorInsufficientDriver, not "no device".
+bool available();
+int device_count();
+// "NVIDIA H200, 139.8 GiB, compute 9.0" for one device.
+std::string describe(int device);
+
+// One device and one stream; every GPU operation of a worker runs on its stream, in order.
+class Context {
+ public:
+  explicit Context(int device = 0);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  int device() const { return device_; }
+  void* stream() const { return stream_; }  // a cudaStream_t
+  void synchronize() const;
+
+ private:
+  int device_ = 0;
+  void* stream_ = nullptr;
+};
+
+// `bytes` of device memory, freed on destruction. Copies are ordered on the context's
+// stream; the host-side calls return when the copy is done.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(DeviceBuffer&& other) noexcept;
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  void* data() { return data_; }
+  const void* data() const { return data_; }
+  std::size_t bytes() const { return bytes_; }
+
+  void upload(const void* host, std::size_t bytes, const Context& context);
+  void download(void* host, std::size_t bytes, const Context& context) const;
+  void zero(const Context& context);
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// A DeviceBuffer holding a copy of `host`.
+template <typename T>
+DeviceBuffer to_device(std::span<const T> host, const Context& context) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  DeviceBuffer buffer(host.size_bytes());
+  buffer.upload(host.data(), host.size_bytes(), context);
+  return buffer;
+}
+
+// Device to device, on the context's stream (returns before the copy is done).
+void copy_async(void* dst, const void* src, std::size_t bytes, const Context& context);
+
+}  // namespace strata::gpu

@@ -1,0 +1,30 @@
+// The CUDA kernels' launchers, for the host front end (gpu_ops.cpp). Plain pointers and
+// sizes only: this header is compiled by nvcc as C++17 and by g++ as C++20. `stream` is a
+// cudaStream_t. Launchers check nothing; the front end validates shapes first.
+#pragma once
+#include <cstdint>
+
+namespace strata::kernels::cuda {
+
+void launch_relu_forward(const float* in, std::int64_t in_stride, float* out,
+                         std::int64_t out_stride, std::int64_t rows, std::int64_t cols,
+                         void* stream);
+void launch_relu_backward(const float* act, std::int64_t act_stride, const float* grad_out,
+                          std::int64_t grad_out_stride, float* grad_in, std::int64_t grad_in_stride,
+                          std::int64_t rows, std::int64_t cols, void* stream);
+void launch_add_bias_rows(float* y, std::int64_t stride, const float* bias, std::int64_t rows,
+                          std::int64_t cols, void* stream);
+// base_key = hash_key(seed, epoch, layer), threshold = ceil(p · 2^24) (dropout_keys.h).
+void launch_dropout(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols,
+                    const std::int64_t* row_ids, std::uint64_t base_key, std::uint32_t threshold,
+                    float keep_scale, void* stream);
+// Writes each masked row's nll (double) into row_loss, 0 elsewhere, and its gradient.
+void launch_softmax_nll_rows(const float* logits, std::int64_t logits_stride,
+                             const std::int32_t* labels, const std::uint8_t* mask, double inv_norm,
+                             float* grad, std::int64_t grad_stride, std::int64_t rows,
+                             std::int64_t cols, double* row_loss, int* bad_label, void* stream);
+void launch_adam(float* param, const float* grad, float* m, float* v, std::int64_t n, float lr,
+                 float beta1, float beta2, float eps, float weight_decay, float correction1,
+                 float sqrt_correction2, void* stream);
+
+}  // namespace strata::kernels::cuda

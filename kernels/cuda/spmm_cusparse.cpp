@@ -1,0 +1,86 @@
+// SpMM through cusparseSpMM: the CSR copy on the device, and a plan holding the sparse
+// and dense descriptors and the workspace for one (graph, width).
+#include <vector>
+
+#include "library_check.h"
+#include "strata/core/error.h"
+#include "strata/kernels/gpu.h"
+
+namespace strata::kernels::gpu {
+namespace {
+
+template <typename To, typename From>
+DeviceBuffer converted(const From* data, std::size_t n, const Context& context) {
+  std::vector<To> host(data, data + n);
+  return strata::gpu::to_device<To>(host, context);
+}
+
+}  // namespace
+
+DeviceCsr::DeviceCsr(CsrView a, const Context& context)
+    : rows_(a.rows), cols_(a.cols), nnz_(a.nnz()), wide_(a.nnz() > 0x7FFFFFFF) {
+  const auto rows1 = static_cast<std::size_t>(a.rows) + 1, nnz = static_cast<std::size_t>(nnz_);
+  offsets_ = wide_ ? converted<std::int64_t>(a.offsets, rows1, context)
+                   : converted<std::int32_t>(a.offsets, rows1, context);
+  indices_ = wide_ ? converted<std::int64_t>(a.indices, nnz, context)
+                   : converted<std::int32_t>(a.indices, nnz, context);
+  values_ = converted<float>(a.values, nnz, context);
+}
+
+struct SpmmPlan::Descriptors {
+  cusparseSpMatDescr_t a = nullptr;
+  cusparseDnMatDescr_t x = nullptr, y = nullptr;
+  cusparseSpMMAlg_t algorithm = CUSPARSE_SPMM_ALG_DEFAULT;
+  DeviceBuffer workspace;
+  ~Descriptors() {
+    if (a) cusparseDestroySpMat(a);
+    if (x) cusparseDestroyDnMat(x);
+    if (y) cusparseDestroyDnMat(y);
+  }
+};
+
+SpmmPlan::SpmmPlan(const Libraries& libraries, const DeviceCsr& a, std::int64_t width,
+                   bool deterministic)
+    : libraries_(libraries), a_(a), width_(width), descriptors_(std::make_unique<Descriptors>()) {
+  STRATA_CHECK(width > 0, "SpmmPlan: width ", width);
+  Descriptors& d = *descriptors_;
+  const cusparseIndexType_t index = a.wide() ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
+  STRATA_CUSPARSE_CHECK(
+      cusparseCreateCsr(&d.a, a.rows(), a.cols(), a.nnz(), const_cast<void*>(a.offsets()),
+                        const_cast<void*>(a.indices()), const_cast<float*>(a.values()), index,
+                        index, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  // Placeholder data pointers: run() sets the real ones before every call.
+  STRATA_CUSPARSE_CHECK(cusparseCreateDnMat(&d.x, a.cols(), width, width,
+                                            const_cast<float*>(a.values()), CUDA_R_32F,
+                                            CUSPARSE_ORDER_ROW));
+  STRATA_CUSPARSE_CHECK(cusparseCreateDnMat(&d.y, a.rows(), width, width,
+                                            const_cast<float*>(a.values()), CUDA_R_32F,
+                                            CUSPARSE_ORDER_ROW));
+  d.algorithm = deterministic ? CUSPARSE_SPMM_CSR_ALG2 : CUSPARSE_SPMM_ALG_DEFAULT;
+  const float alpha = 1.0f, beta = 0.0f;
+  std::size_t bytes = 0;
+  STRATA_CUSPARSE_CHECK(cusparseSpMM_bufferSize(static_cast<cusparseHandle_t>(libraries.cusparse()),
+                                                CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, d.a, d.x,
+                                                &beta, d.y, CUDA_R_32F, d.algorithm, &bytes));
+  d.workspace = DeviceBuffer(bytes);
+}
+
+SpmmPlan::~SpmmPlan() = default;
+
+void SpmmPlan::run(DeviceConstView x, DeviceView y, float beta) {
+  STRATA_CHECK(x.rows == a_.cols() && y.rows == a_.rows() && x.cols == width_ && y.cols == width_,
+               "SpmmPlan::run: ", a_.rows(), "x", a_.cols(), " plan of width ", width_, " given x ",
+               x.rows, "x", x.cols, ", y ", y.rows, "x", y.cols);
+  STRATA_CHECK(x.stride == width_ && y.stride == width_, "SpmmPlan::run: strided views");
+  Descriptors& d = *descriptors_;
+  STRATA_CUSPARSE_CHECK(cusparseDnMatSetValues(d.x, const_cast<float*>(x.data)));
+  STRATA_CUSPARSE_CHECK(cusparseDnMatSetValues(d.y, y.data));
+  const float alpha = 1.0f;
+  STRATA_CUSPARSE_CHECK(cusparseSpMM(static_cast<cusparseHandle_t>(libraries_.cusparse()),
+                                     CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                     CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, d.a, d.x, &beta, d.y,
+                                     CUDA_R_32F, d.algorithm, d.workspace.data()));
+}
+
+}  // namespace strata::kernels::gpu

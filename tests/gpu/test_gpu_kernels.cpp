@@ -1,0 +1,154 @@
+// Every GPU kernel against its CPU twin at awkward sizes (empty rows, widths that are not
+// multiples of a warp). Skips with a message when no CUDA device answers.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "strata/core/device.h"
+#include "strata/kernels/gpu.h"
+#include "strata/kernels/kernels.h"
+#include "test_util.h"
+
+namespace strata {
+namespace {
+
+namespace kg = kernels::gpu;
+
+bool no_device() {
+  if (gpu::available()) return false;
+  WARN("no CUDA device answers: skipped");
+  return true;
+}
+
+Matrix random_matrix(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
+  std::vector<float> storage;
+  const MatrixView v = test::random_view(storage, rows, cols, 0, seed);
+  Matrix m(rows, cols);
+  std::copy(v.data, v.data + rows * cols, m.data());
+  return m;
+}
+
+void require_close(const Matrix& got, const Matrix& want, float tolerance) {
+  REQUIRE(got.rows() == want.rows());
+  REQUIRE(got.cols() == want.cols());
+  for (std::int64_t i = 0; i < got.size(); ++i)
+    REQUIRE(got.data()[i] == Approx(want.data()[i]).epsilon(tolerance).margin(tolerance));
+}
+
+TEST_CASE("cuSPARSE SpMM equals the CPU kernel, and ALG2 repeats bit for bit", "[gpu][spmm]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  kg::Libraries libraries(context);
+  for (const LocalId rows : {1, 37, 1000})
+    for (const std::int64_t width : {1, 3, 16, 33, 64}) {
+      const Csr a = test::random_csr(rows, rows + 5, 0.05f, 7);  // some rows are empty
+      const Matrix x = random_matrix(a.cols, width, 3), y0 = random_matrix(a.rows, width, 4);
+      kg::DeviceCsr device_a(a.view(), context);
+      kg::SpmmPlan plan(libraries, device_a, width);
+      kg::DeviceMatrix dx = kg::DeviceMatrix::upload(x.view(), context);
+      for (const float beta : {0.0f, 1.0f}) {
+        kg::DeviceMatrix dy = kg::DeviceMatrix::upload(y0.view(), context);
+        plan.run(dx.view(), dy.view(), beta);
+        Matrix want = y0;
+        kernels::spmm(a.view(), x.view(), want.view(), beta);
+        const Matrix first = dy.download(context);
+        require_close(first, want, 1e-5f);
+        dy = kg::DeviceMatrix::upload(y0.view(), context);
+        plan.run(dx.view(), dy.view(), beta);
+        REQUIRE(dy.download(context).storage() == first.storage());
+      }
+    }
+}
+
+TEST_CASE("cuBLAS GEMM equals OpenBLAS for every transpose", "[gpu][gemm]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  kg::Libraries libraries(context);
+  const std::int64_t m = 33, k = 17, n = 65;
+  for (const bool ta : {false, true})
+    for (const bool tb : {false, true}) {
+      const Matrix a = random_matrix(ta ? k : m, ta ? m : k, 1);
+      const Matrix b = random_matrix(tb ? n : k, tb ? k : n, 2);
+      const Matrix c0 = random_matrix(m, n, 5);
+      Matrix want = c0;
+      kernels::gemm(ta, tb, 0.5f, a.view(), b.view(), 2.0f, want.view());
+      const kg::DeviceMatrix da = kg::DeviceMatrix::upload(a.view(), context);
+      const kg::DeviceMatrix db = kg::DeviceMatrix::upload(b.view(), context);
+      kg::DeviceMatrix dc = kg::DeviceMatrix::upload(c0.view(), context);
+      kg::gemm(libraries, ta, tb, 0.5f, da.view(), db.view(), 2.0f, dc.view());
+      require_close(dc.download(context), want, 1e-5f);
+    }
+}
+
+TEST_CASE("ReLU, bias and dropout on the GPU equal the CPU bit for bit", "[gpu][elementwise]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  const std::int64_t rows = 301, cols = 33;
+  const Matrix x = random_matrix(rows, cols, 9), g = random_matrix(rows, cols, 10);
+  std::vector<float> bias(cols);
+  for (std::int64_t c = 0; c < cols; ++c) bias[c] = 0.1f * static_cast<float>(c);
+  std::vector<GlobalId> ids(rows);
+  for (std::int64_t r = 0; r < rows; ++r) ids[r] = 7 * r + 3;
+  kg::DeviceMatrix dx = kg::DeviceMatrix::upload(x.view(), context);
+  const kg::DeviceMatrix dg = kg::DeviceMatrix::upload(g.view(), context);
+  kg::DeviceMatrix out(rows, cols);
+  const gpu::DeviceBuffer dbias = gpu::to_device<float>(bias, context);
+  const gpu::DeviceBuffer dids = gpu::to_device<GlobalId>(ids, context);
+
+  Matrix want(rows, cols);
+  kernels::relu_forward(x.view(), want.view());
+  kg::relu_forward(context, dx.view(), out.view());
+  REQUIRE(out.download(context).storage() == want.storage());
+  kernels::relu_backward(x.view(), g.view(), want.view());
+  kg::relu_backward(context, dx.view(), dg.view(), out.view());
+  REQUIRE(out.download(context).storage() == want.storage());
+
+  want = x;
+  kernels::add_bias_rows(want.view(), bias);
+  kernels::dropout(want.view(), ids, 0.4f, 11, 2, 1);
+  kg::add_bias_rows(context, dx.view(), static_cast<const float*>(dbias.data()));
+  kg::dropout(context, dx.view(), static_cast<const GlobalId*>(dids.data()), 0.4f, 11, 2, 1);
+  REQUIRE(dx.download(context).storage() == want.storage());
+}
+
+TEST_CASE("masked softmax NLL and Adam on the GPU match the CPU", "[gpu][loss][adam]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  const std::int64_t rows = 257, classes = 7;
+  const Matrix logits = random_matrix(rows, classes, 12);
+  std::vector<std::int32_t> labels(rows);
+  std::vector<std::uint8_t> mask(rows);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    labels[r] = static_cast<std::int32_t>(r % classes);
+    mask[r] = r % 3 != 0;
+  }
+  Matrix want_grad(rows, classes);
+  const double want =
+      kernels::masked_log_softmax_nll(logits.view(), labels, mask, 171.0, want_grad.view());
+  const kg::DeviceMatrix dl = kg::DeviceMatrix::upload(logits.view(), context);
+  kg::DeviceMatrix grad(rows, classes);
+  const gpu::DeviceBuffer dlabels = gpu::to_device<std::int32_t>(labels, context);
+  const gpu::DeviceBuffer dmask = gpu::to_device<std::uint8_t>(mask, context);
+  const double got = kg::masked_log_softmax_nll(
+      context, dl.view(), static_cast<const std::int32_t*>(dlabels.data()),
+      static_cast<const std::uint8_t*>(dmask.data()), 171.0, grad.view());
+  CHECK(got == Approx(want).epsilon(1e-12));
+  require_close(grad.download(context), want_grad, 1e-6f);
+
+  const Matrix p0 = random_matrix(1, 1001, 13), gr = random_matrix(1, 1001, 14);
+  Matrix p = p0, m(1, 1001), v(1, 1001);
+  kg::DeviceMatrix dp = kg::DeviceMatrix::upload(p0.view(), context), dm(1, 1001), dv(1, 1001);
+  const kg::DeviceMatrix dgr = kg::DeviceMatrix::upload(gr.view(), context);
+  dm = kg::DeviceMatrix::upload(m.view(), context);
+  dv = kg::DeviceMatrix::upload(v.view(), context);
+  const kernels::AdamConfig config{0.01f, 0.9f, 0.999f, 1e-8f, 5e-4f};
+  for (std::int64_t step = 1; step <= 3; ++step) {
+    kernels::adam_step(p.storage(), gr.storage(), m.storage(), v.storage(), config, step);
+    kg::adam_step(context, dp.view().data, dgr.view().data, dm.view().data, dv.view().data, 1001,
+                  config, step);
+  }
+  require_close(dp.download(context), p, 1e-6f);
+}
+
+}  // namespace
+}  // namespace strata
