@@ -5,6 +5,7 @@
 # Usage: benchmarks/determinism.sh [BUILD]  (writes benchmarks/results/determinism.csv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benchmarks/machine.sh
 strata=${1:-build}/bin/strata
 out=benchmarks/results/determinism.csv
 tmp=$(mktemp -d)
@@ -39,7 +40,7 @@ compare() {  # compare WHAT BASE OTHER
   echo "$1,$2,$3,$same,$(differences "$2" "$3")" | tee -a "$out"
 }
 
-echo "# $(nproc) cores; commit $(git rev-parse --short HEAD); $(date -u +%F)" >"$out"
+echo "# $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%F)" >"$out"
 echo "what,base,other,weights_bitwise_equal,max_loss_difference,test_acc_difference" | tee -a "$out"
 for mode in graph pipeline; do
   args=(--mode "$mode")

@@ -4,10 +4,11 @@
 # R-MAT graph, all in one run. Usage: benchmarks/epoch_time.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benchmarks/machine.sh
 strata=build/bin/strata
 datasets=${STRATA_DATASETS:-../shared/datasets}
 median_epoch() { awk '/^epoch/ {print $(NF-1)}' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-echo "machine: $(nproc) cores, $(uname -m); commit $(git rev-parse --short HEAD); $(date -u +%F)"
+echo "machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%F)"
 if [[ -d $datasets/coauthor_physics ]]; then
   t=$($strata train --mode local --dataset "$datasets/coauthor_physics" --binarize --hidden 64 --epochs 10 | median_epoch)
   echo "coauthor_physics 2-layer GCN hidden 64: median epoch ${t} s"

@@ -5,6 +5,7 @@
 # STRATA_RESULTS, STRATA_EPOCHS (default 200), STRATA_LAYERS (default "8 16 32 64").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benchmarks/machine.sh
 strata=${STRATA_BUILD:-build-bench}/bin/strata
 datasets=${STRATA_DATASETS:-../shared/datasets}
 results=${STRATA_RESULTS:-benchmarks/results}
@@ -13,7 +14,7 @@ epochs=${STRATA_EPOCHS:-200}
 [[ -d $datasets/cora ]] || { echo "skipped: $datasets/cora not found" >&2; exit 0; }
 mkdir -p "$raw"
 out=$results/gcnii_depth.csv
-echo "# machine: $(nproc --all) cores; commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); $epochs epochs" >"$out"
+echo "# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); $epochs epochs" >"$out"
 echo "model,layers,test_acc,best_val_acc,best_epoch,median_epoch_s" >>"$out"
 one() {  # model layers
   local tag=$1-L$2

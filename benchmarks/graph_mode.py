@@ -6,11 +6,12 @@ repeats, with min and max) and RESULTS/graph_mode_partition.csv.
 Per run: epoch_s, compute_s and comm_s are medians over the epochs after the first; bytes
 are per epoch, summed over ranks, and must be the same in every epoch.
 Usage: graph_mode.py RAW RESULTS "machine/commit/date line"."""
-import csv
 import json
 import statistics
 import sys
 from pathlib import Path
+
+from bench_csv import write_csv
 
 CATEGORIES = ["halo_fwd", "halo_bwd", "allreduce", "stage_fwd", "stage_bwd", "eval"]
 
@@ -97,23 +98,14 @@ def partition_rows(raw):
     return rows
 
 
-def write(path, rows, header):
-    with open(path, "w", newline="") as f:
-        f.write(f"# {header}\n")
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
-    print(f"wrote {path}")
-
 
 def main():
     raw, results, header = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
     runs = [run_row(raw, l.split("\t")) for l in (raw / "runs.tsv").read_text().splitlines()]
     summary = summarise(runs)
-    write(results / "graph_mode_runs.csv", runs, header)
-    write(results / "graph_mode.csv", summary, header)
-    write(results / "graph_mode_partition.csv", partition_rows(raw), header)
+    write_csv(results / "graph_mode_runs.csv", runs, header)
+    write_csv(results / "graph_mode.csv", summary, header)
+    write_csv(results / "graph_mode_partition.csv", partition_rows(raw), header)
     bad = [r for r in runs if not r["bytes_match_prediction"]]
     print(f"bytes equal to comm-volume prediction: {len(runs) - len(bad)} of {len(runs)} runs")
     for r in bad:

@@ -13,6 +13,7 @@
 # the same machine load; graph_mode.py reports the median and the spread over repeats.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benchmarks/machine.sh
 quick=0
 [[ ${1:-} == --quick ]] && quick=1
 build=${STRATA_BUILD:-build-bench}
@@ -116,4 +117,4 @@ for rep in $(seq 1 "$repeats"); do
 done
 
 python3 benchmarks/graph_mode.py "$raw" "$results" \
-  "machine: $(nproc) cores $(uname -m); commit ${STRATA_COMMIT:-$(git rev-parse --short HEAD)}; $(date -u +%FT%TZ)"
+  "machine: $(machine_line); commit ${STRATA_COMMIT:-$(git rev-parse --short HEAD)}; $(date -u +%FT%TZ)"

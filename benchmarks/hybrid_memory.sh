@@ -7,6 +7,7 @@
 # Writes benchmarks/results/hybrid_memory.csv and hybrid_memory_layouts.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benchmarks/machine.sh
 strata=${1:-build}/bin/strata
 limit=${2:-750MB}
 results=benchmarks/results
@@ -20,7 +21,7 @@ graph=(--dataset synthetic --nodes 100000 --avg-degree 4 --layers 4 --hidden 256
   >"$results/hybrid_memory_layouts.txt"
 cat "$results/hybrid_memory_layouts.txt"
 
-echo "# $(nproc --all) cores; commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); limit $limit" \
+echo "# $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); limit $limit" \
   >"$results/hybrid_memory.csv"
 echo "mode,rank,peak_resident_mb,estimated_mb,epoch_s,bytes_per_epoch_mb" >>"$results/hybrid_memory.csv"
 for mode in "pipeline" "hybrid --parts 2"; do

@@ -1,7 +1,8 @@
 // Kernel benchmarks (Google Benchmark): SpMM bandwidth against a STREAM triad measured in
 // the same process, on R-MAT (as generated and renumbered) and on coauthor_physics, and
 // GEMM GFLOP/s at GCN layer shapes. Environment: STRATA_BENCH_NODES (default 262144),
-// STRATA_BENCH_DEGREE (16), STRATA_DATASETS (../shared/datasets). CSV for scripts:
+// STRATA_BENCH_DEGREE (16), STRATA_BENCH_MIN_TIME (seconds per benchmark, 0.3),
+// STRATA_DATASETS (../shared/datasets). CSV for scripts:
 // bench_kernels --benchmark_format=csv. Names: spmm/<graph>/<kernel>_vs_<reference>/<width>
 // (graph_rcm etc.: the graph renumbered), gemm/<shape>.
 //
@@ -34,6 +35,10 @@ double g_stream_gbs = 0;  // measured once in main, before any benchmark
 std::string env_or(const char* name, const char* fallback) {
   const char* v = std::getenv(name);
   return v ? v : fallback;
+}
+
+double min_time() {
+  return std::stod(env_or("STRATA_BENCH_MIN_TIME", "0.3"));
 }
 
 Csr normalized(const Csr& adjacency) {
@@ -128,7 +133,7 @@ void register_spmm(const std::string& name, SpmmCase c,
     benchmark::RegisterBenchmark(("spmm/" + name + "/" + std::to_string(w)).c_str(), bench_spmm, c,
                                  w)
         ->UseManualTime()
-        ->MinTime(0.3)
+        ->MinTime(min_time())
         ->Unit(benchmark::kMillisecond);
 }
 
@@ -145,7 +150,7 @@ void register_gemm() {
     benchmark::RegisterBenchmark((std::string("gemm/") + s.name).c_str(), bench_gemm, s.m, s.k, s.n,
                                  s.trans_a)
         ->UseRealTime()
-        ->MinTime(0.3)
+        ->MinTime(min_time())
         ->Unit(benchmark::kMillisecond);
 }
 

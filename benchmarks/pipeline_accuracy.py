@@ -4,11 +4,12 @@ RESULTS/pipeline_accuracy.csv (one row per run) and a table, per dataset and var
 the mean test accuracy at the best validation epoch and its gap to one process on the
 same seeds.
 Usage: pipeline_accuracy.py RAW RESULTS "header line"."""
-import csv
 import json
 import statistics
 import sys
 from pathlib import Path
+
+from bench_csv import write_csv
 
 
 def summary(path):
@@ -31,12 +32,7 @@ def main():
         variant, seed = rest.rsplit("-s", 1)
         rows.append({"dataset": dataset, "variant": variant, "seed": int(seed), **summary(path)})
     out = results / "pipeline_accuracy.csv"
-    with out.open("w", newline="") as f:
-        f.write(f"# {header}\n")
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
-    print(f"wrote {out}")
+    write_csv(out, rows, header)
     print("dataset\tvariant\tseeds\tmean_test_acc\tgap_to_local_same_seeds_points\tmedian_epoch_s")
     for dataset in sorted({r["dataset"] for r in rows}):
         of = lambda v: {r["seed"]: r for r in rows if r["dataset"] == dataset and r["variant"] == v}

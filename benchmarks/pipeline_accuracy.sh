@@ -14,6 +14,7 @@
 # Writes RESULTS/raw_pipeline_accuracy/*.jsonl and RESULTS/pipeline_accuracy.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benchmarks/machine.sh
 build=${STRATA_BUILD:-build-bench}
 strata=$PWD/$build/bin/strata
 datasets=${STRATA_DATASETS:-../shared/datasets}
@@ -67,4 +68,4 @@ for name in "${names[@]}"; do
 done
 wait
 python3 benchmarks/pipeline_accuracy.py "$raw" "$results" \
-  "machine: $(nproc --all) cores; commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); $epochs epochs"
+  "machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); $epochs epochs"

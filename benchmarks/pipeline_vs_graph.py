@@ -4,11 +4,12 @@ mode and depth, training bytes per epoch (measured, and predicted by comm-volume
 median epoch time and its compute/communication split, the training time until the
 validation accuracy first reaches TARGET, and the test accuracy at the best validation
 epoch. Usage: pipeline_vs_graph.py RAW RESULTS TARGET "header line"."""
-import csv
 import json
 import statistics
 import sys
 from pathlib import Path
+
+from bench_csv import write_csv
 
 TRAINING = ["halo_fwd", "halo_bwd", "allreduce", "stage_fwd", "stage_bwd"]
 
@@ -49,12 +50,7 @@ def main():
     rows = sorted((summarise(raw, p, target) for p in raw.glob("*.jsonl")),
                   key=lambda r: (r["layers"], r["mode"]))
     out = results / "pipeline_vs_graph.csv"
-    with out.open("w", newline="") as f:
-        f.write(f"# {header}; target val acc {target}\n")
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
-    print(f"wrote {out}")
+    write_csv(out, rows, f"{header}; target val acc {target}")
     for r in rows:
         print("\t".join(str(v) for v in r.values()))
 

@@ -9,6 +9,7 @@
 # Runs one at a time: epoch times are only comparable on an otherwise idle machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benchmarks/machine.sh
 build=${STRATA_BUILD:-build-bench}
 strata=$PWD/$build/bin/strata
 datasets=${STRATA_DATASETS:-../shared/datasets}
@@ -44,4 +45,4 @@ for l in "${layers[@]}"; do
     --layers "$l" --parts 4 --json >"$raw/predict-L$l.json"
 done
 python3 benchmarks/pipeline_vs_graph.py "$raw" "$results" "$target" \
-  "machine: $(nproc --all) cores; commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); $epochs epochs, K=$chunks"
+  "machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); $epochs epochs, K=$chunks"

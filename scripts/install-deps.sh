@@ -13,6 +13,10 @@ packages=(
 if [[ "${STRATA_WITH_TOOLS:-0}" == 1 ]]; then
   packages+=(clang libclang-rt-14-dev clang-format gnuplot-nox)
 fi
+# benchmarks/run.sh: plots, the summary scripts, peak memory of the PyG peer, its venv.
+if [[ "${STRATA_WITH_BENCH:-0}" == 1 ]]; then
+  packages+=(gnuplot-nox python3 python3-venv time)
+fi
 # `make fuzz`: clang, its libFuzzer and sanitizer runtimes (libclang-rt-14-dev holds
 # libclang_rt.fuzzer) and the OpenMP runtime clang links against.
 if [[ "${STRATA_WITH_FUZZ:-0}" == 1 ]]; then

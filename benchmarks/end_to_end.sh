@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# End to end: every mode at P = 1, 2, 4 ranks on coauthor_physics and on synthetic SBM
+# graphs of 1M and 4M vertices. Per run: median epoch time and its compute/wait split,
+# training time until validation accuracy first reaches a target, test accuracy, bytes
+# per epoch (measured, and predicted by `strata comm-volume`), peak resident memory per
+# rank (measured, and the pipeline/hybrid estimate).
+# Usage: benchmarks/end_to_end.sh [--quick]
+#   --quick: physics 5 epochs, one synthetic graph of 100k vertices, 3 epochs.
+# Environment: STRATA_BUILD (default build-bench), STRATA_DATASETS, STRATA_RESULTS,
+# STRATA_WORK (caches, several GB; default /tmp/strata-e2e), STRATA_E2E_SIZES (synthetic
+# vertex counts, default "1000000 4000000"), STRATA_PHYSICS_EPOCHS (default 60).
+# Model: a 4-layer GCN, hidden 64 (4 layers so that 4 pipeline stages exist), dropout 0.5,
+# one OpenMP thread per rank; pipeline and hybrid use the default 4 chunks.
+# Runs one at a time: times are comparable only within one run of this script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source benchmarks/machine.sh
+build=${STRATA_BUILD:-build-bench}
+strata=$PWD/$build/bin/strata
+datasets=${STRATA_DATASETS:-../shared/datasets}
+results=${STRATA_RESULTS:-benchmarks/results}
+work=${STRATA_WORK:-/tmp/strata-e2e}
+raw=$results/raw_end_to_end
+if [[ ${1:-} == --quick ]]; then
+  sizes=(100000) physics_epochs=5 synthetic_epochs=3
+else
+  sizes=(${STRATA_E2E_SIZES:-1000000 4000000}) physics_epochs=${STRATA_PHYSICS_EPOCHS:-60}
+  synthetic_epochs=${STRATA_SYNTHETIC_EPOCHS:-5}
+fi
+model=(--layers 4 --hidden 64)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMP_NUM_THREADS=1
+mkdir -p "$work" "$raw"
+rm -f "$raw"/*
+log() { echo "[$(date -u +%T)] $*" >&2; }
+
+# tag, ranks, then train options: one run, its metrics and log in $raw.
+train() {
+  local tag=$1 ranks=$2
+  shift 2
+  mpirun -np "$ranks" "$strata" train "$@" "${model[@]}" --metrics "$raw/$tag.jsonl" \
+    >"$raw/$tag.log" 2>&1
+  log "$tag: $(grep '^final' "$raw/$tag.log")"
+}
+
+# name, cache, epochs, target: the six runs, and the predictions for P = 2 and 4. Features
+# are binary (physics: binarized) and not row-normalized.
+run_dataset() {
+  local name=$1 cache=$2 epochs=$3 target=$4 p
+  local data=(--dataset "$cache" --epochs "$epochs" --binarize --row-normalize 0)
+  echo -e "$name\t$target" >>"$raw/targets.tsv"
+  train "$name-local-p1" 1 --mode local "${data[@]}"
+  for p in 2 4; do
+    train "$name-graph-p$p" $p --mode graph "${data[@]}"
+    train "$name-pipeline-p$p" $p --mode pipeline "${data[@]}"
+    "$strata" comm-volume --dataset "$cache" --row-normalize 0 "${model[@]}" --parts $p \
+      --json >"$raw/$name-predict-p$p.json"
+  done
+  train "$name-hybrid-p4" 4 --mode hybrid --parts 2 "${data[@]}"
+}
+
+if [[ -d $datasets/coauthor_physics ]]; then
+  "$strata" convert --dataset "$datasets/coauthor_physics" --binarize --row-normalize 0 \
+    --out "$work/physics.strata" >/dev/null
+  run_dataset physics "$work/physics.strata" "$physics_epochs" 0.93
+else
+  log "coauthor_physics skipped ($datasets/coauthor_physics not found)"
+fi
+for n in "${sizes[@]}"; do
+  name=sbm$((n / 1000))k
+  log "generate $name (SBM, avg degree 10, 64 features, 8 classes)"
+  "$strata" convert --dataset synthetic --nodes "$n" --avg-degree 10 --features 64 --classes 8 \
+    --out "$work/$name.strata" >/dev/null
+  run_dataset "$name" "$work/$name.strata" "$synthetic_epochs" 0.5
+  rm -f "$work/$name.strata"
+done
+
+python3 benchmarks/end_to_end.py "$raw" "$results" \
+  "machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ)"
