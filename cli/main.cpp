@@ -21,6 +21,9 @@ void add_dataset_options(CLI::App* cmd, DatasetArgs& d) {
   cmd->add_option("--avg-degree", d.load.avg_degree, "synthetic: average degree");
   cmd->add_option("--features", d.load.features, "synthetic: feature width");
   cmd->add_option("--classes", d.load.classes, "synthetic: class count");
+  cmd->add_option("--feature-signal", d.load.feature_signal,
+                  "synthetic: chance of a 1 in the own class's feature columns (default 0.12, "
+                  "others 0.08)");
 }
 
 void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {

@@ -14,6 +14,7 @@ namespace detail {
 
 namespace {
 constexpr std::int64_t kBlock = 1 << 16;  // edges or nodes per generator stream
+constexpr float kNoise = 0.08f;           // chance of a 1 in another class's feature columns
 constexpr std::uint64_t kLabelKey = 1, kFeatureKey = 2, kSplitKey = 3, kEdgeKey = 4;
 }  // namespace
 
@@ -31,7 +32,7 @@ void fill_labels_and_features(Dataset& d, std::int64_t n, const LoadOptions& opt
     for (std::int64_t j = 0; j < f; ++j) {
       const float u = uniform01(hash_key(options.seed, kFeatureKey, i, j));
       const bool signal = j % c == label;
-      row[j] = (signal ? u < 0.12f : u < 0.08f) ? 1.0f : 0.0f;
+      row[j] = (signal ? u < options.feature_signal : u < kNoise) ? 1.0f : 0.0f;
     }
   }
   d.features = FeatureMatrix(std::move(features));
@@ -102,6 +103,8 @@ void check_generator_options(const LoadOptions& o) {
   STRATA_REQUIRE(o.features > 0, "synthetic: features must be positive, got ", o.features);
   STRATA_REQUIRE(o.classes >= 2 && o.classes <= o.nodes,
                  "synthetic: classes must be in [2, nodes], got ", o.classes);
+  STRATA_REQUIRE(o.feature_signal >= 0 && o.feature_signal <= 1,
+                 "synthetic: feature_signal must be in [0, 1], got ", o.feature_signal);
 }
 
 }  // namespace detail

@@ -28,7 +28,7 @@ const char* mode_name(Mode mode) {
 
 LoadOptions to_load_options(const DatasetOptions& o) {
   return {o.split,      o.directed, o.binarize, o.row_normalize, o.nodes,
-          o.avg_degree, o.features, o.classes,  o.seed};
+          o.avg_degree, o.features, o.classes,  o.seed,          o.feature_signal};
 }
 
 TrainConfig to_train_config(const Config& c) {

@@ -19,6 +19,9 @@ struct DatasetOptions {
   std::int32_t features = 64;
   std::int32_t classes = 8;
   std::uint64_t seed = 0;
+  /// SBM: chance of a 1 in the feature columns of a vertex's own class (others: 0.08);
+  /// higher makes the task easier
+  float feature_signal = 0.12f;
 };
 
 /// A graph in memory, borrowed for the duration of the Trainer's constructor. The rows

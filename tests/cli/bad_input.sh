@@ -25,6 +25,7 @@ expect_error "bad number" "--layers" train --layers x
 expect_error "zero layers" "--layers must be at least 1" train --layers 0 --epochs 1
 expect_error "dropout out of range" "--dropout" train --dropout 1.5 --epochs 1
 expect_error "one class" "classes must be in [2" train --classes 1 --epochs 1
+expect_error "signal out of range" "feature_signal must be in [0, 1]" train --feature-signal 2 --epochs 1
 expect_error "missing dataset" "nowhere" train --dataset "$tmp/nowhere" --epochs 1
 expect_error "unknown model" "--model: unknown model 'gat'" train --mode local --model gat
 expect_error "alpha out of range" "--alpha" train --mode local --model gcnii --alpha 2

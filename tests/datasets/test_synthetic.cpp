@@ -35,6 +35,33 @@ TEST_CASE("sbm: most edges stay inside a block", "[synthetic]") {
         0.7 * static_cast<double>(d.adjacency.nnz()));  // 70% + chance
 }
 
+// Fraction of ones in the feature columns of each vertex's own class, and in the others.
+std::pair<double, double> feature_density(const Dataset& d) {
+  const Matrix& x = d.features.dense();
+  double own = 0, other = 0, own_count = 0, other_count = 0;
+  for (std::int64_t i = 0; i < x.rows(); ++i)
+    for (std::int64_t j = 0; j < x.cols(); ++j) {
+      const bool mine = j % d.num_classes == d.labels[static_cast<std::size_t>(i)];
+      (mine ? own : other) += x.at(i, j);
+      (mine ? own_count : other_count) += 1;
+    }
+  return {own / own_count, other / other_count};
+}
+
+TEST_CASE("sbm: feature_signal sets the density of the own class's columns", "[synthetic]") {
+  LoadOptions options;
+  options.row_normalize = false;
+  for (const float signal : {0.12f, 0.5f, 0.0f}) {
+    options.feature_signal = signal;
+    const auto [own, other] = feature_density(make_sbm(options));
+    INFO("feature_signal " << signal);
+    CHECK(own == Approx(signal).margin(0.01));
+    CHECK(other == Approx(0.08).margin(0.01));
+  }
+  options.feature_signal = 1.5f;
+  CHECK_THROWS_WITH(make_sbm(options), Catch::Contains("feature_signal must be in [0, 1]"));
+}
+
 TEST_CASE("rmat: sizes and skewed degrees", "[synthetic]") {
   LoadOptions options;
   options.nodes = 5000;

@@ -31,6 +31,8 @@ struct LoadOptions {
   std::int32_t features = 64;
   std::int32_t classes = 8;
   std::uint64_t seed = 0;
+  // SBM: chance of a 1 in the columns of a vertex's own class (others: 0.08)
+  float feature_signal = 0.12f;
 };
 
 // spec: "synthetic" (SBM), "rmat", a directory (OGB raw layout), a file ending .strata
