@@ -89,11 +89,13 @@ std::int64_t dataset_bytes(const Dataset& data) {
          feature_bytes(data.features) + n * (4 + 3);
 }
 
-// The widest rows a stage's layers hold.
+// The widest rows a stage's scratch and halo buffers hold. The features (layer 0's input)
+// are never among them: they get no gradient, and layer 0 exchanges or scatters whichever
+// of its input and output is narrower, at most its output.
 std::int64_t stage_width(const ModelConfig& m, int first, int last) {
   if (m.kind == ModelKind::kGcnii) return m.hidden;
   std::int64_t width = 0;
-  for (int l = first; l <= last; ++l)
+  for (int l = std::max(first, 1); l <= last; ++l)
     width = std::max<std::int64_t>(width, l == 0              ? m.in_features
                                           : l == m.num_layers ? m.classes
                                                               : m.hidden);
