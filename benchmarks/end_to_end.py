@@ -68,7 +68,6 @@ def summarise(raw, path, targets):
     return row, memory
 
 
-
 def main():
     raw, results, header = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
     targets = dict(l.split("\t") for l in (raw / "targets.tsv").read_text().splitlines())
@@ -79,9 +78,19 @@ def main():
         row, mem = summarise(raw, path, targets)
         runs.append(row)
         memory += mem
+    skipped = raw / "skipped.tsv"  # runs the script predicted not to fit in memory
+    for line in skipped.read_text().splitlines() if skipped.exists() else []:
+        tag, need, limit = line.split("\t")
+        name, mode, p = tag.rsplit("-", 2)
+        stages, parts = LAYOUT[mode](int(p[1:]))
+        runs.append({"dataset": name, "mode": mode, "P": int(p[1:]), "stages": stages,
+                     "parts": parts, "skipped": f"needs ~{int(need) / 2**30:.1f} GiB, limit "
+                     f"{int(limit) / 2**30:.1f} GiB"})
     key = lambda r: (r["dataset"], r["P"], order[r["mode"]])
     runs.sort(key=key)
     memory.sort(key=lambda r: (*key(r), r["rank"]))
+    fields = list(dict.fromkeys(k for r in runs for k in r))  # "skipped" last
+    runs = [{k: r.get(k, "") for k in fields} for r in runs]
     write_csv(results / "end_to_end.csv", runs, header)
     write_csv(results / "end_to_end_memory.csv", memory, header)
     for r in runs:

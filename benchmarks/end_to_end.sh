@@ -37,11 +37,38 @@ log() { echo "[$(date -u +%T)] $*" >&2; }
 
 # tag, ranks, then train options: one run, its metrics and log in $raw.
 train() {
-  local tag=$1 ranks=$2
+  local tag=$1 ranks=$2 need
   shift 2
+  need=$(predicted_job_bytes "$tag")
+  if ((need > mem_limit)); then
+    echo -e "${tag}\t$need\t$mem_limit" >>"$raw/skipped.tsv"
+    log "$tag: skipped, needs about $((need >> 20)) MiB with every rank here (limit $((mem_limit >> 20)) MiB)"
+    return
+  fi
   mpirun -np "$ranks" "$strata" train "$@" "${model[@]}" --metrics "$raw/$tag.jsonl" \
     >"$raw/$tag.log" 2>&1
   log "$tag: $(grep '^final' "$raw/$tag.log")"
+  record_job_bytes "$tag"
+}
+
+# All ranks run on this machine, so a job must fit its memory. A run's need is predicted
+# from the same run on the previous (smaller) synthetic graph: its summed peak resident
+# bytes per vertex, times this graph's vertices. Runs predicted past 80% of MemTotal are
+# skipped and listed in skipped.tsv (pipeline and hybrid ranks hold the whole graph).
+# STRATA_E2E_MEM_LIMIT (bytes) overrides the limit.
+mem_limit=${STRATA_E2E_MEM_LIMIT:-$(($(awk '/^MemTotal/ {print $2}' /proc/meminfo) * 1024 * 8 / 10))}
+declare -A bytes_per_vertex=()
+vertices=0
+predicted_job_bytes() {  # tag (name-mode-pP) -> bytes, 0 when nothing is known
+  local run=${1#*-}
+  awk -v b="${bytes_per_vertex[$run]:-0}" -v n="$vertices" 'BEGIN {printf "%.0f", b * n}'
+}
+record_job_bytes() {
+  local run=${1#*-}
+  bytes_per_vertex[$run]=$(python3 -c '
+import json, sys
+final = [json.loads(l) for l in open(sys.argv[1]) if "\"final\"" in l][-1]
+print(sum(final.get("peak_resident_bytes", [0])) / int(sys.argv[2]))' "$raw/$1.jsonl" "$vertices")
 }
 
 # name, cache, epochs, target: the six runs, and the predictions for P = 2 and 4. Features
@@ -63,7 +90,9 @@ run_dataset() {
 if [[ -d $datasets/coauthor_physics ]]; then
   "$strata" convert --dataset "$datasets/coauthor_physics" --binarize --row-normalize 0 \
     --out "$work/physics.strata" >/dev/null
+  vertices=34493
   run_dataset physics "$work/physics.strata" "$physics_epochs" 0.93
+  bytes_per_vertex=()  # physics (8,415 features) says nothing about the SBM graphs
 else
   log "coauthor_physics skipped ($datasets/coauthor_physics not found)"
 fi
@@ -72,6 +101,7 @@ for n in "${sizes[@]}"; do
   log "generate $name (SBM, avg degree 10, 64 features, 8 classes, feature signal 0.3)"
   "$strata" convert --dataset synthetic --nodes "$n" --avg-degree 10 --features 64 --classes 8 \
     --feature-signal 0.3 --out "$work/$name.strata" >/dev/null
+  vertices=$n
   run_dataset "$name" "$work/$name.strata" "$synthetic_epochs" 0.8
   rm -f "$work/$name.strata"
 done

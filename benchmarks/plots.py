@@ -56,7 +56,7 @@ def comm_plot(results, data):
 
 
 def epoch_plot(results, data):
-    rows = read(results / "end_to_end.csv")
+    rows = [r for r in read(results / "end_to_end.csv") if r["epoch_s"]]  # not skipped
     if not rows:
         return None
     plots = []
