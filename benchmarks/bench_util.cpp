@@ -95,6 +95,29 @@ void spmm_baseline(CsrView a, ConstMatrixView x, MatrixView y, float beta) {
   }
 }
 
+std::vector<LocalId> random_rows(std::int64_t count, LocalId rows, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<LocalId> ids(static_cast<std::size_t>(count));
+  for (LocalId& id : ids) id = static_cast<LocalId>(rng.below(static_cast<std::uint64_t>(rows)));
+  return ids;
+}
+
+float sum_rows(ConstMatrixView x, const std::vector<LocalId>& rows) {
+  const std::int64_t n = static_cast<std::int64_t>(rows.size());
+  float total = 0.0f;
+#pragma omp parallel reduction(+ : total)
+  {
+    std::vector<float> acc(static_cast<std::size_t>(x.cols), 0.0f);
+#pragma omp for schedule(static)
+    for (std::int64_t e = 0; e < n; ++e) {
+      const float* row = x.row(rows[static_cast<std::size_t>(e)]);
+      for (std::int64_t j = 0; j < x.cols; ++j) acc[static_cast<std::size_t>(j)] += row[j];
+    }
+    for (const float v : acc) total += v;
+  }
+  return total;
+}
+
 double stream_triad_gbs(std::size_t n, int repeats) {
   std::vector<float> a(n, 1.0f), b(n, 2.0f), c(n, 3.0f);
   double best = 1e30;

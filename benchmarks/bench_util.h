@@ -25,6 +25,13 @@ Csr permute(const Csr& a, const Order& order);
 // The row-parallel kernel with a read-modify-write of y per edge (schedule dynamic, 64).
 void spmm_baseline(CsrView a, ConstMatrixView x, MatrixView y, float beta);
 
+// `count` row ids drawn uniformly from [0, rows) with a fixed seed.
+std::vector<LocalId> random_rows(std::int64_t count, LocalId rows, std::uint64_t seed);
+
+// The sum of x's rows listed in `rows` (each thread into its own accumulator): SpMM's
+// gather of one x row per nonzero with no reuse to exploit, and no CSR or y traffic.
+float sum_rows(ConstMatrixView x, const std::vector<LocalId>& rows);
+
 // Best-of-`repeats` STREAM triad a = b + 3 c over `n` floats per array, in GB/s.
 double stream_triad_gbs(std::size_t n, int repeats);
 

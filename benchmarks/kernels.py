@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns bench_kernels' Google Benchmark CSV into one row per case: kind (spmm, gemm),
+"""Turns bench_kernels' Google Benchmark CSV into one row per case: kind (spmm, gather, gemm),
 graph, kernel and what it ran against, width, milliseconds (fastest iteration for SpMM),
 GB/s under the compulsory and the gather traffic models, their fractions of the STREAM
 triad measured in the same process, GFLOP/s, and the speed against the reference.
@@ -21,6 +21,9 @@ def parse(name):
     if parts[0] == "gemm":
         return {"kind": "gemm", "graph": "", "kernel": "openblas", "against": "",
                 "width": parts[1]}
+    if parts[0] == "gather":
+        return {"kind": "gather", "graph": parts[1], "kernel": parts[2], "against": "",
+                "width": int(parts[3])}
     kernel, against = parts[2].split("_vs_")
     return {"kind": "spmm", "graph": parts[1], "kernel": kernel, "against": against,
             "width": int(parts[3])}

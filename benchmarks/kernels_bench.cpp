@@ -10,6 +10,7 @@
 // y once, the least any kernel moves; gather = CSR + one x row per nonzero + y, what a
 // kernel without cache reuse moves. stream_frac = compulsory GB/s / STREAM GB/s. SpMM
 // counters come from the fastest iteration (the least disturbed on a shared machine).
+// gather/<graph>/random_rows/<width>: the random-row-gather ceiling for that graph's shape.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -110,6 +111,27 @@ void bench_spmm(benchmark::State& state, SpmmCase c, std::int64_t w) {
   set_counters(state, spmm_traffic(c.graph->view(), w), best, ref_best / best);
 }
 
+// The memory system's ceiling for SpMM on `graph`: as many x rows as it has nonzeros,
+// picked uniformly at random. Both traffic models count nnz x rows + the row ids.
+void bench_random_gather(benchmark::State& state, const Csr* graph, std::int64_t w) {
+  Matrix x(graph->cols, w);
+  fill_pattern(x);
+  const std::vector<LocalId> rows = bench::random_rows(graph->nnz(), graph->cols, 7);
+  double best = 1e30;
+  float sink = 0.0f;
+  for (auto _ : state) {
+    Timer t;
+    sink += bench::sum_rows(x.view(), rows);
+    const double s = t.seconds();
+    state.SetIterationTime(s);
+    best = std::min(best, s);
+  }
+  benchmark::DoNotOptimize(sink);
+  const double nnz = static_cast<double>(graph->nnz());
+  const double bytes = nnz * (static_cast<double>(w) * 4.0 + 4.0);
+  set_counters(state, {bytes, bytes, nnz * static_cast<double>(w)}, best, 0.0);
+}
+
 // c = op(a) b with op(a) m x k and b k x n.
 void bench_gemm(benchmark::State& state, std::int64_t m, std::int64_t k, std::int64_t n,
                 bool trans_a) {
@@ -132,6 +154,15 @@ void register_spmm(const std::string& name, SpmmCase c,
   for (const std::int64_t w : widths)
     benchmark::RegisterBenchmark(("spmm/" + name + "/" + std::to_string(w)).c_str(), bench_spmm, c,
                                  w)
+        ->UseManualTime()
+        ->MinTime(min_time())
+        ->Unit(benchmark::kMillisecond);
+}
+
+void register_gather(const std::string& name, const Csr* graph) {
+  for (const std::int64_t w : {16, 64, 256, 512})
+    benchmark::RegisterBenchmark(("gather/" + name + "/random_rows/" + std::to_string(w)).c_str(),
+                                 bench_random_gather, graph, w)
         ->UseManualTime()
         ->MinTime(min_time())
         ->Unit(benchmark::kMillisecond);
@@ -162,6 +193,7 @@ void register_graph(const std::string& name, Csr graph) {
   const Csr* base = &g_graphs.emplace_back(std::move(graph));
   register_spmm(name + "/tiled_vs_baseline", {base, kernels::spmm, base, bench::spmm_baseline},
                 {16, 32, 64, 128, 256, 512});
+  register_gather(name, base);
   const std::pair<std::string, bench::Order> orders[] = {
       {"degree", bench::degree_order(*base)},
       {"rcm", bench::rcm_order(*base)},

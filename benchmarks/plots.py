@@ -90,6 +90,12 @@ def spmm_plot(results, data):
             pts = [(int(r["width"]), float(r[f"GBps_{model}"])) for r in rows if r["graph"] == graph]
             f = table(data / f"spmm_{graph}_{model}.dat", sorted(pts))
             plots.append(f"'{f}' using 1:2 with linespoints lw 2 title '{graph}, {model} bytes'")
+    gathers = [r for r in read(results / "kernels.csv") if r["kind"] == "gather"]
+    for graph, colour in zip(dict.fromkeys(r["graph"] for r in gathers), ("dark-red", "blue")):
+        pts = [(int(r["width"]), float(r["GBps_gather"])) for r in gathers if r["graph"] == graph]
+        f = table(data / f"gather_{graph}.dat", sorted(pts))
+        plots.append(f"'{f}' using 1:2 with linespoints dt 3 lw 2 lc rgb '{colour}' "
+                     f"title '{graph}: uniform random row gather'")
     stream = float(rows[0]["stream_GBps"])
     plots.append(f"{stream} with lines dt 2 lw 2 lc rgb 'black' title 'STREAM triad, same run'")
     out = results / "spmm_vs_width.png"
