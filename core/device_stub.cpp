@@ -59,5 +59,18 @@ void DeviceBuffer::zero(const Context&) {
 void copy_async(void*, const void*, std::size_t, const Context&) {
   no_cuda("gpu::copy_async");
 }
+void copy_to_host(void*, const void*, std::size_t, const Context&) {
+  no_cuda("gpu::copy_to_host");
+}
+void copy_to_device(void*, const void*, std::size_t, const Context&) {
+  no_cuda("gpu::copy_to_device");
+}
+
+PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
+  if (bytes > 0) no_cuda("gpu::PinnedBuffer");
+}
+PinnedBuffer::~PinnedBuffer() = default;
+PinnedBuffer::PinnedBuffer(PinnedBuffer&& other) noexcept = default;
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept = default;
 
 }  // namespace strata::gpu

@@ -7,8 +7,9 @@
 #                                  the build needs into third_party/debs (git-ignored)
 #   scripts/gpu-check.sh           on the GPU machine (third_party/debs carried along):
 #                                  unpacks them into build-gpu/prefix, builds the kernels-only
-#                                  configuration (STRATA_KERNELS_ONLY), runs test_kernels and
-#                                  test_gpu, then bench_gpu on a 2M-vertex R-MAT graph
+#                                  configuration (STRATA_KERNELS_ONLY), runs test_kernels,
+#                                  test_gpu and test_gpu_comm, then bench_gpu on a 2M-vertex
+#                                  R-MAT graph
 # Environment: STRATA_GPU_ARCH (CUDA architectures, default 90), STRATA_GPU_NODES (R-MAT
 # vertices for the benchmark, default 2097152), JOBS (default nproc).
 # Epoch times of whole models on the GPU are not measured yet: training runs on the CPU
@@ -56,7 +57,7 @@ log "configure"
 cmake -S . -B "$build" "${generator[@]}" "${cmake_args[@]}" >"$build/configure.log" 2>&1 ||
   { tail -20 "$build/configure.log"; exit 1; }
 log "build"
-cmake --build "$build" -j "${JOBS:-$(nproc)}" --target test_kernels test_gpu bench_gpu \
+cmake --build "$build" -j "${JOBS:-$(nproc)}" --target test_kernels test_gpu test_gpu_comm bench_gpu \
   >"$build/build.log" 2>&1 || { grep -m 20 -B2 -A6 'error' "$build/build.log"; exit 1; }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || true
 
@@ -67,11 +68,17 @@ tail -2 "$build/test_kernels.log"
 log "test_gpu (every GPU kernel against its CPU twin)"
 "$build/bin/test_gpu" --success --reporter compact >"$build/test_gpu.log" 2>&1 || status=1
 grep -E "skipped|failed|passed" "$build/test_gpu.log" | tail -8
+log "test_gpu_comm (NCCL and device staging against the communicator checks)"
+"$build/bin/test_gpu_comm" --success --reporter compact >"$build/test_gpu_comm.log" 2>&1 || status=1
+grep -E "skipped|failed|passed|one GPU" "$build/test_gpu_comm.log" | tail -8
 if grep -q "no CUDA device answers" "$build/test_gpu.log"; then
   echo "gpu-check: no CUDA device answered, so no GPU test ran" >&2
-  status=1
+  [[ $status == 0 ]] && status=2  # a CPU failure above still reads as FAILED
 fi
-log "bench_gpu: cuSPARSE SpMM against the device copy bandwidth"
-"$build/bin/bench_gpu" "${STRATA_GPU_NODES:-2097152}" 16 | tee "$build/bench_gpu.csv" || status=1
-log "summary: tests $([[ $status == 0 ]] && echo passed || echo FAILED); benchmark CSV in $build/bench_gpu.csv"
+if [[ $status != 2 ]]; then
+  log "bench_gpu: cuSPARSE SpMM against the device copy bandwidth"
+  "$build/bin/bench_gpu" "${STRATA_GPU_NODES:-2097152}" 16 | tee "$build/bench_gpu.csv" || status=1
+fi
+outcome=([0]=passed [1]=FAILED [2]="not run: no GPU")
+log "summary: GPU tests ${outcome[$status]}$([[ $status != 2 ]] && echo "; benchmark CSV in $build/bench_gpu.csv")"
 exit $status

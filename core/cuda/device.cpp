@@ -111,4 +111,40 @@ void copy_async(void* dst, const void* src, std::size_t bytes, const Context& co
   STRATA_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
 }
 
+void copy_to_host(void* host, const void* device, std::size_t bytes, const Context& context) {
+  if (bytes == 0) return;
+  const auto stream = static_cast<cudaStream_t>(context.stream());
+  STRATA_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream));
+  context.synchronize();
+}
+
+void copy_to_device(void* device, const void* host, std::size_t bytes, const Context& context) {
+  if (bytes == 0) return;
+  const auto stream = static_cast<cudaStream_t>(context.stream());
+  STRATA_CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream));
+  context.synchronize();
+}
+
+PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
+  void* data = nullptr;
+  if (bytes > 0) STRATA_CUDA_CHECK(cudaMallocHost(&data, bytes));
+  data_ = static_cast<std::byte*>(data);
+}
+
+PinnedBuffer::~PinnedBuffer() {
+  if (data_) cudaFreeHost(data_);
+}
+
+PinnedBuffer::PinnedBuffer(PinnedBuffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept {
+  if (this != &other) {
+    if (data_) cudaFreeHost(data_);
+    data_ = std::exchange(other.data_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
 }  // namespace strata::gpu

@@ -71,5 +71,28 @@ DeviceBuffer to_device(std::span<const T> host, const Context& context) {
 
 // Device to device, on the context's stream (returns before the copy is done).
 void copy_async(void* dst, const void* src, std::size_t bytes, const Context& context);
+// Between host and device memory, on the context's stream; they return when it is done.
+void copy_to_host(void* host, const void* device, std::size_t bytes, const Context& context);
+void copy_to_device(void* device, const void* host, std::size_t bytes, const Context& context);
+
+// `bytes` of page-locked host memory (cudaMallocHost), freed on destruction: copies from
+// and to it run at full PCIe/NVLink speed and never through a bounce buffer.
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(std::size_t bytes);
+  ~PinnedBuffer();
+  PinnedBuffer(PinnedBuffer&& other) noexcept;
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept;
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+
+  std::byte* data() { return data_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  std::byte* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
 
 }  // namespace strata::gpu
