@@ -62,6 +62,7 @@ def epoch_plot(results, data):
     plots = []
     for dataset in dict.fromkeys(r["dataset"] for r in rows):
         local = [r for r in rows if r["dataset"] == dataset and r["mode"] == "local"]
+        series = 0
         for mode in MODES[:3]:
             runs = [r for r in rows if r["dataset"] == dataset and r["mode"] == mode]
             if not runs:  # every distributed run of this graph was skipped
@@ -69,7 +70,8 @@ def epoch_plot(results, data):
             pts = [(int(r["P"]), float(r["epoch_s"])) for r in local + runs]
             f = table(data / f"epoch_{dataset}_{mode}.dat", sorted(pts))
             plots.append(f"'{f}' using 1:2 with linespoints lw 2 title '{dataset} {mode}'")
-        if local and not any(r["dataset"] == dataset and r["mode"] != "local" for r in rows):
+            series += 1
+        if local and series == 0:
             f = table(data / f"epoch_{dataset}_local.dat", [(1, float(local[0]["epoch_s"]))])
             plots.append(f"'{f}' using 1:2 with points pt 7 ps 1.5 "
                          f"title '{dataset} local (others skipped: memory)'")

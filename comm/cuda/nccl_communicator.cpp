@@ -8,8 +8,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <exception>
 #include <cstdlib>
+#include <exception>
+#include <optional>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -62,21 +63,43 @@ ncclConfig_t non_blocking_config() {
   return config;
 }
 
-// Polls a communicator that is being created or split until it is ready; on failure
-// aborts it and leaves comm null.
-void await_ready(ncclComm_t& comm, int rank, const char* operation) {
+// Polls until `comm` has no call in progress and, when a stream is given, that stream's
+// work is done. On an NCCL error or after the timeout it aborts comm (ending whatever is
+// still queued), leaves it null, and throws naming the rank and the operation.
+void await(ncclComm_t& comm, std::optional<cudaStream_t> stream, int rank, const char* operation) {
   const auto deadline = std::chrono::steady_clock::now() + timeout();
-  ncclResult_t state = ncclInProgress;
-  while (state == ncclInProgress) {
+  const char* failure = nullptr;
+  while (failure == nullptr) {
+    ncclResult_t state = ncclSuccess;
     STRATA_NCCL_CHECK(ncclCommGetAsyncError(comm, &state));
-    if (std::chrono::steady_clock::now() > deadline) state = ncclSystemError;
+    if (state == ncclSuccess) {
+      if (!stream) return;
+      const cudaError_t done = cudaStreamQuery(*stream);
+      if (done == cudaSuccess) return;
+      if (done != cudaErrorNotReady) STRATA_CUDA_CHECK(done);
+    } else if (state != ncclInProgress) {
+      failure = ncclGetErrorString(state);
+    }
+    if (failure == nullptr && std::chrono::steady_clock::now() > deadline)
+      failure = "no progress before STRATA_NCCL_TIMEOUT_S (did a peer fail?)";
     std::this_thread::yield();
   }
-  if (state == ncclSuccess) return;
   ncclCommAbort(comm);
   comm = nullptr;
-  throw Error(ErrorKind::kInternal,
-              cat("rank ", rank, ": NCCL ", operation, ": ", ncclGetErrorString(state)));
+  throw Error(ErrorKind::kInternal, cat("rank ", rank, ": NCCL ", operation, ": ", failure));
+}
+
+// A ready communicator of bootstrap's ranks: rank 0's unique id goes to all over bootstrap.
+ncclComm_t join(Communicator& bootstrap, const gpu::Context& context) {
+  ncclUniqueId id{};
+  if (bootstrap.rank() == 0) STRATA_NCCL_CHECK(ncclGetUniqueId(&id));
+  bootstrap.broadcast(std::as_writable_bytes(std::span(&id, 1)), 0, CommCategory::kControl);
+  STRATA_CUDA_CHECK(cudaSetDevice(context.device()));
+  ncclConfig_t config = non_blocking_config();
+  ncclComm_t comm = nullptr;
+  STRATA_NCCL_CHECK(ncclCommInitRankConfig(&comm, bootstrap.size(), id, bootstrap.rank(), &config));
+  await(comm, std::nullopt, bootstrap.rank(), "ncclCommInitRankConfig");
+  return comm;
 }
 
 cudaStream_t stream_of(const gpu::Context& context) {
@@ -90,22 +113,15 @@ bool NcclCommunicator::built_with_nccl() {
 }
 
 NcclCommunicator::NcclCommunicator(Communicator& bootstrap, const gpu::Context& context)
-    : NcclCommunicator(bootstrap, context, std::make_unique<Handle>()) {
-  ncclUniqueId id{};
-  if (bootstrap.rank() == 0) STRATA_NCCL_CHECK(ncclGetUniqueId(&id));
-  bootstrap.broadcast(std::as_writable_bytes(std::span(&id, 1)), 0, CommCategory::kControl);
-  STRATA_CUDA_CHECK(cudaSetDevice(context.device()));
-  ncclConfig_t config = non_blocking_config();
-  STRATA_NCCL_CHECK(
-      ncclCommInitRankConfig(&handle_->comm, bootstrap.size(), id, bootstrap.rank(), &config));
-  await_ready(handle_->comm, bootstrap.rank(), "ncclCommInitRankConfig");
-  STRATA_NCCL_CHECK(ncclCommUserRank(handle_->comm, &rank_));
-  STRATA_NCCL_CHECK(ncclCommCount(handle_->comm, &size_));
-}
+    : NcclCommunicator(bootstrap, context,
+                       std::make_unique<Handle>(Handle{join(bootstrap, context)})) {}
 
 NcclCommunicator::NcclCommunicator(Communicator& bootstrap, const gpu::Context& context,
                                    std::unique_ptr<Handle> handle)
-    : bootstrap_(bootstrap), context_(context), handle_(std::move(handle)) {}
+    : bootstrap_(bootstrap), context_(context), handle_(std::move(handle)) {
+  STRATA_NCCL_CHECK(ncclCommUserRank(handle_->comm, &rank_));
+  STRATA_NCCL_CHECK(ncclCommCount(handle_->comm, &size_));
+}
 
 NcclCommunicator::~NcclCommunicator() {
   if (!handle_ || !handle_->comm) return;
@@ -124,25 +140,7 @@ void NcclCommunicator::abort(const std::string& message) {
 }
 
 void NcclCommunicator::wait_stream(const char* operation) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout();
-  const char* failure = nullptr;
-  while (failure == nullptr) {
-    ncclResult_t state = ncclSuccess;
-    STRATA_NCCL_CHECK(ncclCommGetAsyncError(handle_->comm, &state));
-    if (state != ncclSuccess && state != ncclInProgress) {
-      failure = ncclGetErrorString(state);
-    } else if (state == ncclSuccess) {
-      const cudaError_t done = cudaStreamQuery(stream_of(context_));
-      if (done == cudaSuccess) return;
-      if (done != cudaErrorNotReady) STRATA_CUDA_CHECK(done);
-    }
-    if (failure == nullptr && std::chrono::steady_clock::now() > deadline)
-      failure = "no progress before STRATA_NCCL_TIMEOUT_S (did a peer fail?)";
-    std::this_thread::yield();
-  }
-  ncclCommAbort(handle_->comm);  // ends whatever is still queued on the stream
-  handle_->comm = nullptr;
-  throw Error(ErrorKind::kInternal, cat("rank ", rank_, ": NCCL ", operation, ": ", failure));
+  await(handle_->comm, stream_of(context_), rank_, operation);
 }
 
 void NcclCommunicator::do_all_reduce_sum(std::span<std::byte> data, DType dtype) {
@@ -238,12 +236,9 @@ std::unique_ptr<Communicator> NcclCommunicator::do_split(int color, int key) {
   auto child = std::make_unique<Handle>();
   ncclConfig_t config = non_blocking_config();
   STRATA_NCCL_CHECK(ncclCommSplit(handle_->comm, color, key, &child->comm, &config));
-  await_ready(child->comm, rank_, "ncclCommSplit");
-  std::unique_ptr<NcclCommunicator> split(
+  await(child->comm, std::nullopt, rank_, "ncclCommSplit");
+  return std::unique_ptr<NcclCommunicator>(
       new NcclCommunicator(bootstrap_, context_, std::move(child)));
-  STRATA_NCCL_CHECK(ncclCommUserRank(split->handle_->comm, &split->rank_));
-  STRATA_NCCL_CHECK(ncclCommCount(split->handle_->comm, &split->size_));
-  return split;
 }
 
 }  // namespace strata

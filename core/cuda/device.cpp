@@ -89,16 +89,12 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
 
 void DeviceBuffer::upload(const void* host, std::size_t bytes, const Context& context) {
   STRATA_CHECK(bytes <= bytes_, "upload of ", bytes, " bytes into a buffer of ", bytes_);
-  const auto stream = static_cast<cudaStream_t>(context.stream());
-  STRATA_CUDA_CHECK(cudaMemcpyAsync(data_, host, bytes, cudaMemcpyHostToDevice, stream));
-  context.synchronize();
+  copy_to_device(data_, host, bytes, context);
 }
 
 void DeviceBuffer::download(void* host, std::size_t bytes, const Context& context) const {
   STRATA_CHECK(bytes <= bytes_, "download of ", bytes, " bytes from a buffer of ", bytes_);
-  const auto stream = static_cast<cudaStream_t>(context.stream());
-  STRATA_CUDA_CHECK(cudaMemcpyAsync(host, data_, bytes, cudaMemcpyDeviceToHost, stream));
-  context.synchronize();
+  copy_to_host(host, data_, bytes, context);
 }
 
 void DeviceBuffer::zero(const Context& context) {

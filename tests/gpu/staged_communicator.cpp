@@ -7,15 +7,9 @@ namespace {
 
 constexpr CommCategory kInner = CommCategory::kControl;  // the inner counters are not read
 
-gpu::DeviceBuffer upload(std::span<const std::byte> host, const gpu::Context& context) {
-  gpu::DeviceBuffer buffer(host.size());
-  if (!host.empty()) buffer.upload(host.data(), host.size(), context);
-  return buffer;
-}
-
 void download(const gpu::DeviceBuffer& buffer, std::span<std::byte> host,
               const gpu::Context& context) {
-  if (!host.empty()) buffer.download(host.data(), host.size(), context);
+  buffer.download(host.data(), host.size(), context);
 }
 
 std::span<std::byte> device_span(gpu::DeviceBuffer& buffer) {
@@ -31,7 +25,7 @@ struct StagedRequest : RequestState {
 }  // namespace
 
 void StagedCommunicator::do_all_reduce_sum(std::span<std::byte> data, DType dtype) {
-  gpu::DeviceBuffer device = upload(data, context_);
+  gpu::DeviceBuffer device = gpu::to_device<std::byte>(data, context_);
   inner_->all_reduce_sum(device_span(device), dtype, kInner);
   download(device, data, context_);
 }
@@ -40,20 +34,21 @@ void StagedCommunicator::do_all_to_all_v(std::span<const std::byte> send,
                                          std::span<const std::int64_t> send_counts,
                                          std::span<std::byte> recv,
                                          std::span<const std::int64_t> recv_counts) {
-  gpu::DeviceBuffer device_send = upload(send, context_), device_recv(recv.size());
+  gpu::DeviceBuffer device_send = gpu::to_device<std::byte>(send, context_),
+                    device_recv(recv.size());
   inner_->all_to_all_v(device_span(device_send), send_counts, device_span(device_recv), recv_counts,
                        kInner);
   download(device_recv, recv, context_);
 }
 
 void StagedCommunicator::do_all_gather(std::span<const std::byte> mine, std::span<std::byte> all) {
-  gpu::DeviceBuffer device_mine = upload(mine, context_), device_all(all.size());
+  gpu::DeviceBuffer device_mine = gpu::to_device<std::byte>(mine, context_), device_all(all.size());
   inner_->all_gather(device_span(device_mine), device_span(device_all), kInner);
   download(device_all, all, context_);
 }
 
 void StagedCommunicator::do_broadcast(std::span<std::byte> data, int root) {
-  gpu::DeviceBuffer device = upload(data, context_);
+  gpu::DeviceBuffer device = gpu::to_device<std::byte>(data, context_);
   inner_->broadcast(device_span(device), root, kInner);
   download(device, data, context_);
 }
@@ -61,7 +56,7 @@ void StagedCommunicator::do_broadcast(std::span<std::byte> data, int root) {
 std::unique_ptr<RequestState> StagedCommunicator::do_isend(int peer, int tag,
                                                            std::span<const std::byte> data) {
   auto state = std::make_unique<StagedRequest>();
-  state->buffer = upload(data, context_);
+  state->buffer = gpu::to_device<std::byte>(data, context_);
   state->inner = inner_->isend(peer, tag, device_span(state->buffer), kInner);
   return state;
 }
