@@ -1,5 +1,6 @@
 // strata/kernels/gpu.h in a build without CUDA: every entry point throws.
 #include "strata/core/error.h"
+#include "strata/kernels/backend.h"
 #include "strata/kernels/gpu.h"
 
 namespace strata::kernels::gpu {
@@ -64,3 +65,11 @@ void adam_step(const Context&, float*, const float*, float*, float*, std::int64_
 }
 
 }  // namespace strata::kernels::gpu
+
+namespace strata::kernels {
+
+std::unique_ptr<Backend> make_cuda_backend(const gpu::Context&) {
+  throw_input_error("--device cuda: built without CUDA");
+}
+
+}  // namespace strata::kernels

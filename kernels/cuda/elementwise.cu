@@ -5,21 +5,11 @@
 
 #include <cstdint>
 
+#include "grid.cuh"
 #include "launch.h"
 
 namespace strata::kernels::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-
-unsigned blocks_for(std::int64_t n) {
-  const std::int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < 65535 * 16 ? (blocks > 0 ? blocks : 1) : 65535 * 16);
-}
-
-cudaStream_t as_stream(void* stream) {
-  return static_cast<cudaStream_t>(stream);
-}
 
 // strata/core/random.h's splitmix64, for the device.
 __device__ std::uint64_t splitmix64(std::uint64_t x) {

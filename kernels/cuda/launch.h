@@ -27,4 +27,14 @@ void launch_adam(float* param, const float* grad, float* m, float* v, std::int64
                  float beta1, float beta2, float eps, float weight_decay, float correction1,
                  float sqrt_correction2, void* stream);
 
+// correct[r] = 1 where mask[r] and the row's first maximum is at labels[r], else 0.
+void launch_argmax_rows(const float* logits, std::int64_t stride, std::int64_t rows,
+                        std::int64_t cols, const std::int32_t* labels, const std::uint8_t* mask,
+                        std::int32_t* correct, void* stream);
+// packed row i = rows[list[i]]; and back, rows[list[i]] = (or +=) packed row i.
+void launch_gather_rows(const float* rows, std::int64_t stride, std::int64_t cols,
+                        const std::int32_t* list, std::int64_t n, float* packed, void* stream);
+void launch_scatter_rows(const float* packed, const std::int32_t* list, std::int64_t n, float* rows,
+                         std::int64_t stride, std::int64_t cols, bool add, void* stream);
+
 }  // namespace strata::kernels::cuda

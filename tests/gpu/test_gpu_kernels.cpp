@@ -4,29 +4,18 @@
 #include <cmath>
 #include <vector>
 
+#include "gpu_test_util.h"
 #include "strata/core/device.h"
 #include "strata/kernels/gpu.h"
 #include "strata/kernels/kernels.h"
-#include "test_util.h"
 
 namespace strata {
 namespace {
 
 namespace kg = kernels::gpu;
 
-bool no_device() {
-  if (gpu::available()) return false;
-  WARN("no CUDA device answers: skipped");
-  return true;
-}
-
-Matrix random_matrix(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
-  std::vector<float> storage;
-  const MatrixView v = test::random_view(storage, rows, cols, 0, seed);
-  Matrix m(rows, cols);
-  std::copy(v.data, v.data + rows * cols, m.data());
-  return m;
-}
+using test::no_device;
+using test::random_matrix;
 
 void require_close(const Matrix& got, const Matrix& want, float tolerance) {
   REQUIRE(got.rows() == want.rows());

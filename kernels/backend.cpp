@@ -1,0 +1,53 @@
+// Buffer and Tensor: a backend's memory, owned.
+#include "strata/kernels/backend.h"
+
+#include <utility>
+
+namespace strata::kernels {
+
+Buffer::Buffer(const Backend& backend, std::size_t bytes)
+    : backend_(&backend), data_(bytes > 0 ? backend.allocate(bytes) : nullptr), bytes_(bytes) {}
+
+Buffer::~Buffer() {
+  if (data_ != nullptr) backend_->release(data_);
+}
+
+Buffer::Buffer(Buffer&& other) noexcept
+    : backend_(other.backend_),
+      data_(std::exchange(other.data_, nullptr)),
+      bytes_(std::exchange(other.bytes_, 0)) {}
+
+Buffer& Buffer::operator=(Buffer&& other) noexcept {
+  if (this != &other) {
+    if (data_ != nullptr) backend_->release(data_);
+    backend_ = other.backend_;
+    data_ = std::exchange(other.data_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+Tensor::Tensor(const Backend& backend, std::int64_t rows, std::int64_t cols)
+    : buffer_(backend, static_cast<std::size_t>(rows * cols) * sizeof(float)),
+      rows_(rows),
+      cols_(cols) {
+  STRATA_CHECK(rows >= 0 && cols >= 0, "Tensor: shape ", rows, "x", cols);
+}
+
+Tensor to_backend(const Backend& backend, ConstMatrixView host) {
+  STRATA_CHECK(host.stride == host.cols, "to_backend: a strided view");
+  Tensor t(backend, host.rows, host.cols);
+  if (t.size() > 0)
+    backend.upload(t.data(), host.data, static_cast<std::size_t>(t.size()) * sizeof(float));
+  return t;
+}
+
+Matrix to_host(const Backend& backend, const Tensor& tensor) {
+  Matrix host(tensor.rows(), tensor.cols());
+  if (host.size() > 0)
+    backend.download(host.data(), tensor.data(),
+                     static_cast<std::size_t>(host.size()) * sizeof(float));
+  return host;
+}
+
+}  // namespace strata::kernels

@@ -1,0 +1,126 @@
+// The CPU backend: host memory and the kernels of kernels.h. Where a backend operation
+// takes a bare pointer, the size kernels.h wants comes from the view it goes with.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "strata/kernels/backend.h"
+
+namespace strata::kernels {
+namespace {
+
+template <typename T>
+std::span<T> span_of(T* data, std::int64_t n) {
+  return {data, static_cast<std::size_t>(n)};
+}
+
+Csr owned_copy(CsrView a) {
+  Csr c;
+  c.rows = a.rows;
+  c.cols = a.cols;
+  const auto nnz = static_cast<std::size_t>(a.nnz());
+  c.offsets.assign(a.offsets, a.offsets + a.rows + 1);
+  c.indices.assign(a.indices, a.indices + nnz);
+  if (a.values != nullptr) c.values.assign(a.values, a.values + nnz);
+  return c;
+}
+
+class CpuSparse : public SparseMatrix {
+ public:
+  explicit CpuSparse(CsrView a) : a_(owned_copy(a)) {}
+  LocalId rows() const override { return a_.rows; }
+  LocalId cols() const override { return a_.cols; }
+  void multiply(ConstMatrixView x, MatrixView y, float beta) override {
+    spmm(a_.view(), x, y, beta);
+  }
+
+ private:
+  Csr a_;
+};
+
+class CpuBackend : public Backend {
+ public:
+  const char* name() const override { return "cpu"; }
+
+  // Zeroed, so that a tensor read before it is written reads zeros, not garbage.
+  void* allocate(std::size_t bytes) const override {
+    void* data = std::calloc(bytes, 1);
+    if (data == nullptr) throw std::bad_alloc();
+    return data;
+  }
+  void release(void* data) const override { std::free(data); }
+  void upload(void* dst, const void* host, std::size_t bytes) const override {
+    std::memcpy(dst, host, bytes);
+  }
+  void download(void* host, const void* src, std::size_t bytes) const override {
+    std::memcpy(host, src, bytes);
+  }
+  void zero(void* data, std::size_t bytes) const override { std::memset(data, 0, bytes); }
+  void synchronize() const override {}
+
+  std::unique_ptr<SparseMatrix> sparse(CsrView a) const override {
+    return std::make_unique<CpuSparse>(a);
+  }
+  void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b,
+            float beta, MatrixView c) const override {
+    kernels::gemm(trans_a, trans_b, alpha, a, b, beta, c);
+  }
+  void relu_forward(ConstMatrixView in, MatrixView out) const override {
+    kernels::relu_forward(in, out);
+  }
+  void relu_backward(ConstMatrixView out_or_in, ConstMatrixView grad_out,
+                     MatrixView grad_in) const override {
+    kernels::relu_backward(out_or_in, grad_out, grad_in);
+  }
+  void add_bias_rows(MatrixView y, const float* bias) const override {
+    kernels::add_bias_rows(y, span_of(bias, y.cols));
+  }
+  void column_sums(ConstMatrixView x, float* out, bool accumulate) const override {
+    kernels::column_sums(x, span_of(out, x.cols), accumulate);
+  }
+  void copy(ConstMatrixView x, MatrixView y) const override { kernels::copy(x, y); }
+  void dropout(MatrixView x, const GlobalId* row_ids, float p, std::uint64_t seed,
+               std::int64_t epoch, std::int32_t layer) const override {
+    kernels::dropout(x, span_of(row_ids, x.rows), p, seed, epoch, layer);
+  }
+  double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
+                                const std::uint8_t* mask, double normalizer,
+                                MatrixView grad) const override {
+    return kernels::masked_log_softmax_nll(logits, span_of(labels, logits.rows),
+                                           span_of(mask, logits.rows), normalizer, grad);
+  }
+  std::int64_t argmax_correct(ConstMatrixView logits, const std::int32_t* labels,
+                              const std::uint8_t* mask) const override {
+    return kernels::argmax_correct(logits, span_of(labels, logits.rows),
+                                   span_of(mask, logits.rows));
+  }
+  void adam_step(float* param, const float* grad, float* m, float* v, std::int64_t n,
+                 const AdamConfig& config, std::int64_t step) const override {
+    kernels::adam_step(span_of(param, n), span_of(grad, n), span_of(m, n), span_of(v, n), config,
+                       step);
+  }
+  void gather_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n,
+                   float* packed) const override {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const float* src = rows.row(list[i]);
+      std::copy(src, src + rows.cols, packed + i * rows.cols);
+    }
+  }
+  void scatter_rows(const float* packed, const LocalId* list, std::int64_t n, MatrixView rows,
+                    bool add) const override {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const float* src = packed + i * rows.cols;
+      float* dst = rows.row(list[i]);
+      for (std::int64_t c = 0; c < rows.cols; ++c) dst[c] = add ? dst[c] + src[c] : src[c];
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend() {
+  return std::make_unique<CpuBackend>();
+}
+
+}  // namespace strata::kernels

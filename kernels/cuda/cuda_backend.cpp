@@ -1,0 +1,187 @@
+// The CUDA backend: device memory from cudaMalloc and the kernels of gpu.h, every one
+// queued on the Context's stream. Column sums run as a GEMM with a ones vector (cuBLAS
+// reads all rows in parallel; a thread per column would be latency bound).
+#include <cuda_runtime.h>
+
+#include <map>
+#include <vector>
+
+#include "launch.h"
+#include "strata/core/cuda_check.h"
+#include "strata/kernels/backend.h"
+#include "strata/kernels/gpu.h"
+
+namespace strata::kernels {
+namespace {
+
+using gpu::DeviceConstView;
+using gpu::DeviceView;
+
+DeviceView device(MatrixView v) {
+  return {v.data, v.rows, v.cols, v.stride};
+}
+DeviceConstView device(ConstMatrixView v) {
+  return {v.data, v.rows, v.cols, v.stride};
+}
+
+cudaStream_t stream_of(const gpu::Context& context) {
+  return static_cast<cudaStream_t>(context.stream());
+}
+
+// Â's values are always stored; a pattern-only view gets explicit ones.
+CsrView with_values(CsrView a, std::vector<float>& ones) {
+  if (a.values != nullptr) return a;
+  ones.assign(static_cast<std::size_t>(a.nnz()), 1.0f);
+  a.values = ones.data();
+  return a;
+}
+
+class CudaSparse : public SparseMatrix {
+ public:
+  CudaSparse(CsrView a, const gpu::Libraries& libraries, const gpu::Context& context)
+      : libraries_(libraries), csr_(with_values(a, ones_), context) {}
+  LocalId rows() const override { return csr_.rows(); }
+  LocalId cols() const override { return csr_.cols(); }
+  void multiply(ConstMatrixView x, MatrixView y, float beta) override {
+    if (x.cols == 0 || y.rows == 0) return;
+    auto [it, added] = plans_.try_emplace(x.cols, nullptr);
+    if (added) it->second = std::make_unique<gpu::SpmmPlan>(libraries_, csr_, x.cols);
+    it->second->run(device(x), device(y), beta);
+  }
+
+ private:
+  const gpu::Libraries& libraries_;
+  std::vector<float> ones_;
+  gpu::DeviceCsr csr_;
+  std::map<std::int64_t, std::unique_ptr<gpu::SpmmPlan>> plans_;  // by width
+};
+
+class CudaBackend : public Backend {
+ public:
+  explicit CudaBackend(const gpu::Context& context) : context_(context), libraries_(context) {}
+  const char* name() const override { return "cuda"; }
+
+  void* allocate(std::size_t bytes) const override {
+    void* data = nullptr;
+    STRATA_CUDA_CHECK(cudaMalloc(&data, bytes));
+    return data;
+  }
+  // Waits first: queued kernels may still read the memory.
+  void release(void* data) const override {
+    cudaStreamSynchronize(stream_of(context_));
+    cudaFree(data);
+  }
+  void upload(void* dst, const void* host, std::size_t bytes) const override {
+    strata::gpu::copy_to_device(dst, host, bytes, context_);
+  }
+  void download(void* host, const void* src, std::size_t bytes) const override {
+    strata::gpu::copy_to_host(host, src, bytes, context_);
+  }
+  void zero(void* data, std::size_t bytes) const override {
+    STRATA_CUDA_CHECK(cudaMemsetAsync(data, 0, bytes, stream_of(context_)));
+  }
+  void synchronize() const override { context_.synchronize(); }
+
+  std::unique_ptr<SparseMatrix> sparse(CsrView a) const override {
+    return std::make_unique<CudaSparse>(a, libraries_, context_);
+  }
+  void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b,
+            float beta, MatrixView c) const override {
+    gpu::gemm(libraries_, trans_a, trans_b, alpha, device(a), device(b), beta, device(c));
+  }
+  void relu_forward(ConstMatrixView in, MatrixView out) const override {
+    gpu::relu_forward(context_, device(in), device(out));
+  }
+  void relu_backward(ConstMatrixView out_or_in, ConstMatrixView grad_out,
+                     MatrixView grad_in) const override {
+    gpu::relu_backward(context_, device(out_or_in), device(grad_out), device(grad_in));
+  }
+  void add_bias_rows(MatrixView y, const float* bias) const override {
+    gpu::add_bias_rows(context_, device(y), bias);
+  }
+  void column_sums(ConstMatrixView x, float* out, bool accumulate) const override {
+    if (x.rows == 0) {
+      if (!accumulate) zero(out, static_cast<std::size_t>(x.cols) * sizeof(float));
+      return;
+    }
+    const float* ones = ones_for(x.rows);
+    gpu::gemm(libraries_, false, false, 1.0f, DeviceConstView(ones, 1, x.rows, x.rows), device(x),
+              accumulate ? 1.0f : 0.0f, DeviceView{out, 1, x.cols, x.cols});
+  }
+  void copy(ConstMatrixView x, MatrixView y) const override {
+    STRATA_CHECK(x.rows == y.rows && x.cols == y.cols, "cuda copy: shapes ", x.rows, "x", x.cols,
+                 " vs ", y.rows, "x", y.cols);
+    if (x.rows == 0 || x.cols == 0) return;
+    STRATA_CUDA_CHECK(cudaMemcpy2DAsync(y.data, static_cast<std::size_t>(y.stride) * sizeof(float),
+                                        x.data, static_cast<std::size_t>(x.stride) * sizeof(float),
+                                        static_cast<std::size_t>(x.cols) * sizeof(float),
+                                        static_cast<std::size_t>(x.rows), cudaMemcpyDeviceToDevice,
+                                        stream_of(context_)));
+  }
+  void dropout(MatrixView x, const GlobalId* row_ids, float p, std::uint64_t seed,
+               std::int64_t epoch, std::int32_t layer) const override {
+    gpu::dropout(context_, device(x), row_ids, p, seed, epoch, layer);
+  }
+  double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
+                                const std::uint8_t* mask, double normalizer,
+                                MatrixView grad) const override {
+    return gpu::masked_log_softmax_nll(context_, device(logits), labels, mask, normalizer,
+                                       device(grad));
+  }
+  std::int64_t argmax_correct(ConstMatrixView logits, const std::int32_t* labels,
+                              const std::uint8_t* mask) const override;
+  void adam_step(float* param, const float* grad, float* m, float* v, std::int64_t n,
+                 const AdamConfig& config, std::int64_t step) const override {
+    gpu::adam_step(context_, param, grad, m, v, n, config, step);
+  }
+  void gather_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n,
+                   float* packed) const override {
+    cuda::launch_gather_rows(rows.data, rows.stride, rows.cols, list, n, packed, context_.stream());
+    STRATA_CUDA_CHECK(cudaGetLastError());
+  }
+  void scatter_rows(const float* packed, const LocalId* list, std::int64_t n, MatrixView rows,
+                    bool add) const override {
+    cuda::launch_scatter_rows(packed, list, n, rows.data, rows.stride, rows.cols, add,
+                              context_.stream());
+    STRATA_CUDA_CHECK(cudaGetLastError());
+  }
+
+ private:
+  // A device vector of at least n ones, grown as needed (column sums read it).
+  const float* ones_for(std::int64_t n) const {
+    if (static_cast<std::int64_t>(ones_.size()) < n) {
+      ones_.assign(static_cast<std::size_t>(n), 1.0f);
+      ones_device_ = strata::gpu::to_device<float>(ones_, context_);
+    }
+    return static_cast<const float*>(ones_device_.data());
+  }
+
+  const gpu::Context& context_;
+  gpu::Libraries libraries_;
+  mutable std::vector<float> ones_;
+  mutable gpu::DeviceBuffer ones_device_;
+};
+
+// Per-row hits on the device, then summed on the host (rows are at most millions).
+std::int64_t CudaBackend::argmax_correct(ConstMatrixView logits, const std::int32_t* labels,
+                                         const std::uint8_t* mask) const {
+  const auto rows = static_cast<std::size_t>(logits.rows);
+  if (rows == 0) return 0;
+  gpu::DeviceBuffer hits(rows * sizeof(std::int32_t));
+  cuda::launch_argmax_rows(logits.data, logits.stride, logits.rows, logits.cols, labels, mask,
+                           static_cast<std::int32_t*>(hits.data()), context_.stream());
+  STRATA_CUDA_CHECK(cudaGetLastError());
+  std::vector<std::int32_t> host(rows);
+  hits.download(host.data(), rows * sizeof(std::int32_t), context_);
+  std::int64_t correct = 0;
+  for (const std::int32_t h : host) correct += h;
+  return correct;
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(const gpu::Context& context) {
+  return std::make_unique<CudaBackend>(context);
+}
+
+}  // namespace strata::kernels

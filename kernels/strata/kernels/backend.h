@@ -1,0 +1,140 @@
+// A backend: where a worker's tensors live and the table of operations over them. The
+// model and trainer code written against it (layers/backend_gcn.h, pipeline/) runs the
+// same on the CPU backend (the kernels of kernels.h over host memory) and on the CUDA
+// backend (the kernels of gpu.h over device memory, on one Context's stream), so its
+// logic is tested here on the CPU and only the table differs on a GPU.
+//
+// Every pointer and view handed to a backend's operations is in that backend's memory.
+// Operations are ordered (a CUDA backend queues them on its stream); upload, download
+// and the operations that return a host value wait for the work before them.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "strata/core/device.h"
+#include "strata/core/matrix.h"
+#include "strata/core/types.h"
+#include "strata/graph/csr.h"
+#include "strata/kernels/kernels.h"
+
+namespace strata::kernels {
+
+class Backend;
+
+// `bytes` of a backend's memory, freed on destruction.
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(const Backend& backend, std::size_t bytes);
+  ~Buffer();
+  Buffer(Buffer&& other) noexcept;
+  Buffer& operator=(Buffer&& other) noexcept;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  void* data() { return data_; }
+  const void* data() const { return data_; }
+  std::size_t bytes() const { return bytes_; }
+  template <typename T>
+  T* as() {
+    return static_cast<T*>(data_);
+  }
+  template <typename T>
+  const T* as() const {
+    return static_cast<const T*>(data_);
+  }
+
+ private:
+  const Backend* backend_ = nullptr;
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// A rows x cols float matrix, row-major, in a backend's memory (contents undefined until
+// written, except where zeroed).
+class Tensor {
+ public:
+  Tensor() = default;
+  Tensor(const Backend& backend, std::int64_t rows, std::int64_t cols);
+  std::int64_t rows() const { return rows_; }
+  std::int64_t cols() const { return cols_; }
+  std::int64_t size() const { return rows_ * cols_; }
+  float* data() { return buffer_.as<float>(); }
+  const float* data() const { return buffer_.as<float>(); }
+  MatrixView view() { return {data(), rows_, cols_, cols_}; }
+  ConstMatrixView view() const { return {data(), rows_, cols_, cols_}; }
+
+ private:
+  Buffer buffer_;
+  std::int64_t rows_ = 0, cols_ = 0;
+};
+
+// A CSR matrix copied into a backend's memory, ready to multiply dense matrices of any
+// width (the CUDA backend keeps one cuSPARSE plan per width).
+class SparseMatrix {
+ public:
+  virtual ~SparseMatrix() = default;
+  virtual LocalId rows() const = 0;
+  virtual LocalId cols() const = 0;
+  // y = a · x + beta · y.
+  virtual void multiply(ConstMatrixView x, MatrixView y, float beta = 0.0f) = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual const char* name() const = 0;  // "cpu" | "cuda"
+
+  virtual void* allocate(std::size_t bytes) const = 0;
+  virtual void release(void* data) const = 0;
+  virtual void upload(void* dst, const void* host, std::size_t bytes) const = 0;
+  virtual void download(void* host, const void* src, std::size_t bytes) const = 0;
+  virtual void zero(void* data, std::size_t bytes) const = 0;
+  // Waits for every operation queued so far (a timer's end).
+  virtual void synchronize() const = 0;
+
+  virtual std::unique_ptr<SparseMatrix> sparse(CsrView a) const = 0;
+  // kernels.h's operations of the same names.
+  virtual void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b,
+                    float beta, MatrixView c) const = 0;
+  virtual void relu_forward(ConstMatrixView in, MatrixView out) const = 0;
+  virtual void relu_backward(ConstMatrixView out_or_in, ConstMatrixView grad_out,
+                             MatrixView grad_in) const = 0;
+  virtual void add_bias_rows(MatrixView y, const float* bias) const = 0;
+  // out (x.cols floats) (+)= column sums of x.
+  virtual void column_sums(ConstMatrixView x, float* out, bool accumulate) const = 0;
+  virtual void copy(ConstMatrixView x, MatrixView y) const = 0;
+  virtual void dropout(MatrixView x, const GlobalId* row_ids, float p, std::uint64_t seed,
+                       std::int64_t epoch, std::int32_t layer) const = 0;
+  virtual double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
+                                        const std::uint8_t* mask, double normalizer,
+                                        MatrixView grad) const = 0;
+  virtual std::int64_t argmax_correct(ConstMatrixView logits, const std::int32_t* labels,
+                                      const std::uint8_t* mask) const = 0;
+  virtual void adam_step(float* param, const float* grad, float* m, float* v, std::int64_t n,
+                         const AdamConfig& config, std::int64_t step) const = 0;
+  // packed row i = rows[list[i]], for i < n.
+  virtual void gather_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n,
+                           float* packed) const = 0;
+  // rows[list[i]] = (or +=) packed row i. list holds no id twice.
+  virtual void scatter_rows(const float* packed, const LocalId* list, std::int64_t n,
+                            MatrixView rows, bool add) const = 0;
+};
+
+std::unique_ptr<Backend> make_cpu_backend();
+// `context` must outlive the backend. Throws "built without CUDA" in a CPU-only build.
+std::unique_ptr<Backend> make_cuda_backend(const gpu::Context& context);
+
+// A Buffer holding a copy of `host`.
+template <typename T>
+Buffer to_backend(const Backend& backend, std::span<const T> host) {
+  Buffer buffer(backend, host.size_bytes());
+  if (!host.empty()) backend.upload(buffer.data(), host.data(), host.size_bytes());
+  return buffer;
+}
+Tensor to_backend(const Backend& backend, ConstMatrixView host);
+Matrix to_host(const Backend& backend, const Tensor& tensor);
+
+}  // namespace strata::kernels

@@ -1,0 +1,102 @@
+// The CUDA backend against the CPU backend: its own row kernels at awkward sizes, and a
+// whole GCN training step (forward, loss, backward, Adam) of BackendGcnModel, which is
+// what --device cuda runs. Skips with a message when no CUDA device answers.
+#include <catch2/catch.hpp>
+#include <numeric>
+
+#include "gpu_test_util.h"
+#include "strata/core/device.h"
+#include "strata/kernels/backend.h"
+#include "strata/layers/backend_gcn.h"
+
+namespace strata {
+namespace {
+
+using test::no_device;
+using test::random_matrix;
+
+void require_close(const std::vector<float>& got, const std::vector<float>& want, float tol) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < got.size(); ++i)
+    REQUIRE(got[i] == Approx(want[i]).epsilon(tol).margin(tol));
+}
+
+// The row kernels' results on one backend, flattened.
+std::vector<float> row_ops(const kernels::Backend& b, const Matrix& x, std::vector<LocalId> list) {
+  const kernels::Tensor t = kernels::to_backend(b, x.view());
+  const kernels::Buffer ids = kernels::to_backend<LocalId>(b, list);
+  const auto n = static_cast<std::int64_t>(list.size());
+  kernels::Tensor packed(b, n, x.cols()), sums(b, 1, x.cols()), out(b, x.rows(), x.cols());
+  b.gather_rows(t.view(), ids.as<LocalId>(), n, packed.data());
+  b.copy(t.view(), out.view());
+  b.scatter_rows(packed.data(), ids.as<LocalId>(), n, out.view(), true);
+  b.column_sums(t.view(), sums.data(), false);
+  std::vector<float> all = kernels::to_host(b, out).storage();
+  const Matrix s = kernels::to_host(b, sums);
+  all.insert(all.end(), s.storage().begin(), s.storage().end());
+  return all;
+}
+
+TEST_CASE("the CUDA backend's gather, scatter and column sums equal the CPU backend's",
+          "[gpu][backend]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  const auto cpu = kernels::make_cpu_backend();
+  const auto cuda = kernels::make_cuda_backend(context);
+  for (std::int64_t rows : {1, 31, 257, 1001})
+    for (std::int64_t cols : {1, 33}) {
+      INFO(rows << " x " << cols);
+      const Matrix x = random_matrix(rows, cols, 7);
+      std::vector<LocalId> list;
+      for (LocalId r = static_cast<LocalId>(rows) - 1; r >= 0; r -= 3) list.push_back(r);
+      require_close(row_ops(*cuda, x, list), row_ops(*cpu, x, list), 1e-5f);
+    }
+}
+
+// Logits, gradients and weights after one training step on one backend, flattened.
+std::vector<float> one_step(const kernels::Backend& b, const Csr& a_hat, const Matrix& features,
+                            const std::vector<std::int32_t>& labels, int layers) {
+  ModelConfig config{static_cast<int>(features.cols()), 24, 5, layers, 0.5f, true, 3};
+  BackendGcnModel model(config, b);
+  BackendLocalAggregator aggregator(a_hat, b);
+  std::vector<GlobalId> ids(static_cast<std::size_t>(a_hat.rows));
+  std::iota(ids.begin(), ids.end(), GlobalId{0});
+  const std::vector<std::uint8_t> mask(ids.size(), 1);
+  const kernels::Tensor x = kernels::to_backend(b, features.view());
+  const kernels::Buffer id = kernels::to_backend<GlobalId>(b, ids);
+  const kernels::Buffer y = kernels::to_backend<std::int32_t>(b, labels);
+  const kernels::Buffer m = kernels::to_backend<std::uint8_t>(b, mask);
+  const kernels::Tensor& logits = model.forward(aggregator, x.view(), id.as<GlobalId>(), true, 2);
+  kernels::Tensor grad(b, logits.rows(), logits.cols());
+  const double loss = b.masked_log_softmax_nll(logits.view(), y.as<std::int32_t>(),
+                                               m.as<std::uint8_t>(), 100.0, grad.view());
+  std::vector<float> all = kernels::to_host(b, logits).storage();
+  model.backward(aggregator, grad.view());
+  BackendAdam adam(b, model.parameter_count(), {});
+  adam.step(model.values(), model.grads());
+  for (float g : model.gradients()) all.push_back(g);
+  for (const auto& p : model.parameters()) all.insert(all.end(), p.begin(), p.end());
+  all.push_back(static_cast<float>(loss));
+  return all;
+}
+
+TEST_CASE("a GCN training step on the CUDA backend equals the CPU backend's", "[gpu][backend]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  const auto cpu = kernels::make_cpu_backend();
+  const auto cuda = kernels::make_cuda_backend(context);
+  const Csr graph = test::random_csr(301, 301, 0.03f, 11);
+  const Csr a_hat = gcn_normalize(graph, degrees_plus_one(graph));
+  std::vector<std::int32_t> labels(301);
+  for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<std::int32_t>(i % 5);
+  for (std::int64_t features : {12, 40})  // aggregate-first and transform-first layer 0
+    for (int layers : {2, 3}) {
+      INFO(features << " features, " << layers << " layers");
+      const Matrix x = random_matrix(301, features, 5);
+      require_close(one_step(*cuda, a_hat, x, labels, layers),
+                    one_step(*cpu, a_hat, x, labels, layers), 1e-4f);
+    }
+}
+
+}  // namespace
+}  // namespace strata

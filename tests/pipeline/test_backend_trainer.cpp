@@ -1,0 +1,95 @@
+// The backend trainer (what --device cuda runs) on the CPU backend: the same code, with
+// only the table of operations swapped, against the reference trainers. Gradients are
+// summed in float there (double in the reference), so losses agree to float rounding.
+#include <filesystem>
+
+#include "graph_mode_checks.h"
+#include "strata/comm/in_process_communicator.h"
+#include "strata/pipeline/backend_trainer.h"
+
+using namespace strata;
+
+namespace {
+
+TrainResult train_backend_rank(Communicator& comm, const Dataset& d,
+                               std::span<const std::int32_t> parts, const TrainConfig& config) {
+  const auto backend = kernels::make_cpu_backend();
+  const Shard shard = make_shard(d, parts, comm.size(), comm.rank());
+  return train_on_backend(comm, comm, *backend, shard, config, "graph", nullptr);
+}
+
+void check_close(const TrainResult& got, const TrainResult& reference, const CommVolume& v) {
+  REQUIRE(got.epochs.size() == reference.epochs.size());
+  for (std::size_t e = 0; e < got.epochs.size(); ++e) {
+    const EpochMetrics& a = got.epochs[e];
+    const EpochMetrics& b = reference.epochs[e];
+    INFO("epoch " << e);
+    CHECK(std::abs(a.loss - b.loss) <= 1e-4 * std::abs(b.loss));
+    CHECK(a.train_acc == Approx(b.train_acc).margin(0.01));
+    CHECK(a.val_acc == Approx(b.val_acc).margin(0.01));
+    CHECK(a.comm_bytes.at("halo_fwd") == v.halo_fwd);
+    CHECK(a.comm_bytes.at("halo_bwd") == v.halo_bwd);
+    CHECK(a.comm_bytes.at("eval") == v.eval);
+    CHECK(a.comm_bytes.at("allreduce") == v.allreduce / 2);  // float sums, not double
+  }
+  for (std::size_t t = 0; t < got.weights.size(); ++t)
+    for (std::size_t i = 0; i < got.weights[t].size(); ++i)
+      REQUIRE(got.weights[t][i] == Approx(reference.weights[t][i]).margin(1e-4));
+}
+
+}  // namespace
+
+TEST_CASE("the backend trainer on the CPU backend matches one process on 1, 2 and 4 ranks") {
+  for (bool sparse : {false, true})
+    for (int layers : {2, 3}) {
+      const Dataset d = testing::graph_mode_dataset(sparse);
+      const TrainConfig config = testing::graph_mode_config(layers);
+      const TrainResult reference = train_one_process(d, config, nullptr);
+      for (int p : {1, 2, 4}) {
+        INFO((sparse ? "sparse" : "dense") << " features, " << layers << " layers, P = " << p);
+        const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, p});
+        std::vector<TrainResult> results(static_cast<std::size_t>(p));
+        run_in_process(p, [&](Communicator& comm) {
+          results[comm.rank()] = train_backend_rank(comm, d, parts, config);
+        });
+        const CommVolume v = testing::predicted_volume(d, parts, p, config);
+        for (const TrainResult& got : results) check_close(got, reference, v);
+      }
+    }
+}
+
+TEST_CASE("the backend trainer refuses gcnii and names the device") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  TrainConfig config = testing::graph_mode_config(2);
+  config.model = "gcnii";
+  const std::vector<std::int32_t> parts(static_cast<std::size_t>(d.adjacency.rows), 0);
+  run_in_process(1, [&](Communicator& comm) {
+    CHECK_THROWS_WITH(train_backend_rank(comm, d, parts, config),
+                      Catch::Contains("--device cpu") && Catch::Contains("gcnii"));
+  });
+}
+
+TEST_CASE("a backend run resumed from a checkpoint ends with the uninterrupted run's weights") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  TrainConfig config = testing::graph_mode_config(2);
+  const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, 2});
+  std::vector<TrainResult> whole(2), resumed(2);
+  run_in_process(2, [&](Communicator& comm) {
+    whole[comm.rank()] = train_backend_rank(comm, d, parts, config);
+  });
+  const std::string dir = "backend_resume_checkpoints";
+  std::filesystem::remove_all(dir);
+  config.checkpoint.dir = dir;
+  config.checkpoint.every = 1;
+  config.epochs = 3;
+  run_in_process(2, [&](Communicator& comm) { train_backend_rank(comm, d, parts, config); });
+  config.epochs = 6;
+  config.checkpoint.resume = true;
+  run_in_process(2, [&](Communicator& comm) {
+    resumed[comm.rank()] = train_backend_rank(comm, d, parts, config);
+  });
+  std::filesystem::remove_all(dir);
+  CHECK(resumed[0].resumed_epochs == 3);
+  CHECK(resumed[0].weights == whole[0].weights);
+  CHECK(resumed[1].weights == whole[1].weights);
+}
