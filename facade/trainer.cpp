@@ -3,6 +3,7 @@
 #include <array>
 
 #include "conversions.h"
+#include "device_run.h"
 #include "strata/core/memory.h"
 #include "strata/core/timer.h"
 #include "strata/pipeline/agreed.h"
@@ -99,7 +100,9 @@ TrainingResult Trainer::run(int epochs, const EpochCallback& on_epoch) {
   };
   TrainResult r;
   std::int64_t estimate = 0;
-  if (config_.mode == Mode::kLocal) {
+  if (on_gpu(config_)) {
+    r = train_on_gpu(comm, config_, *state_, train, forward);
+  } else if (config_.mode == Mode::kLocal) {
     r = train_one_process(state_->data, train, forward);
   } else if (config_.mode == Mode::kGraph) {
     r = train_graph_parallel(comm, state_->shard, train, forward);

@@ -1,6 +1,7 @@
 // The collective part of building a Trainer: config checks, then the graph, loaded or
 // received the way the mode needs it.
 #include "conversions.h"
+#include "device_run.h"
 #include "graph_input.h"
 #include "spans_input.h"
 #include "strata/core/memory.h"
@@ -24,6 +25,7 @@ void validate_hybrid(const Config& c, int ranks) {
 void validate(const Config& c, const GraphInput::Source& source, int ranks) {
   validate_train_config(to_train_config(c));
   parse_partition_method(c.partition.method);  // a bad name fails here, on every rank
+  validate_device(c);
   STRATA_REQUIRE(c.mode != Mode::kLocal || ranks == 1, "mode local runs on one rank, the job has ",
                  ranks);
   if (c.mode == Mode::kPipeline)

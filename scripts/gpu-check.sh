@@ -8,12 +8,13 @@
 #   scripts/gpu-check.sh           on the GPU machine (third_party/debs carried along):
 #                                  unpacks them into build-gpu/prefix, builds the kernels-only
 #                                  configuration (STRATA_KERNELS_ONLY), runs test_kernels,
-#                                  test_gpu and test_gpu_comm, then bench_gpu on a 2M-vertex
-#                                  R-MAT graph
+#                                  test_gpu, test_gpu_backend and test_gpu_comm, then bench_gpu
+#                                  (SpMM) on a 2M-vertex R-MAT graph and bench_gpu_train (GCN
+#                                  epochs, 2 and 16 layers, GPU against CPU) on a 2M-vertex SBM
 # Environment: STRATA_GPU_ARCH (CUDA architectures, default 90), STRATA_GPU_NODES (R-MAT
 # vertices for the benchmark, default 2097152), JOBS (default nproc).
-# Epoch times of whole models on the GPU are not measured yet: training runs on the CPU
-# only (the GPU kernels exist, the GPU trainer does not).
+# bench_gpu_train times BackendGcnModel, the model `strata train --device cuda` runs; the
+# CLI itself needs MPI and METIS, which this kernels-only build leaves out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 debs=third_party/debs
@@ -57,7 +58,7 @@ log "configure"
 cmake -S . -B "$build" "${generator[@]}" "${cmake_args[@]}" >"$build/configure.log" 2>&1 ||
   { tail -20 "$build/configure.log"; exit 1; }
 log "build"
-cmake --build "$build" -j "${JOBS:-$(nproc)}" --target test_kernels test_gpu test_gpu_comm bench_gpu \
+cmake --build "$build" -j "${JOBS:-$(nproc)}" --target test_kernels test_gpu test_gpu_backend test_gpu_comm bench_gpu bench_gpu_train \
   >"$build/build.log" 2>&1 || { grep -m 20 -B2 -A6 'error' "$build/build.log"; exit 1; }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || true
 
@@ -68,6 +69,9 @@ tail -2 "$build/test_kernels.log"
 log "test_gpu (every GPU kernel against its CPU twin)"
 "$build/bin/test_gpu" --success --reporter compact >"$build/test_gpu.log" 2>&1 || status=1
 grep -E "skipped|failed|passed" "$build/test_gpu.log" | tail -8
+log "test_gpu_backend (the CUDA backend and a GCN training step against the CPU backend)"
+"$build/bin/test_gpu_backend" --success --reporter compact >"$build/test_gpu_backend.log" 2>&1 || status=1
+grep -E "skipped|failed|passed" "$build/test_gpu_backend.log" | tail -4
 log "test_gpu_comm (NCCL and device staging against the communicator checks)"
 "$build/bin/test_gpu_comm" --success --reporter compact >"$build/test_gpu_comm.log" 2>&1 || status=1
 grep -E "skipped|failed|passed|one GPU" "$build/test_gpu_comm.log" | tail -8
@@ -78,7 +82,10 @@ fi
 if [[ $status != 2 ]]; then
   log "bench_gpu: cuSPARSE SpMM against the device copy bandwidth"
   "$build/bin/bench_gpu" "${STRATA_GPU_NODES:-2097152}" 16 | tee "$build/bench_gpu.csv" || status=1
+  log "bench_gpu_train: GCN epoch time, 2 and 16 layers, CUDA backend against the CPU backend"
+  "$build/bin/bench_gpu_train" "${STRATA_GPU_NODES:-2097152}" 2 64 | tee "$build/bench_gpu_train.csv" ||
+    status=1
 fi
 outcome=([0]=passed [1]=FAILED [2]="not run: no GPU")
-log "summary: GPU tests ${outcome[$status]}$([[ $status != 2 ]] && echo "; benchmark CSV in $build/bench_gpu.csv")"
+log "summary: GPU tests ${outcome[$status]}$([[ $status != 2 ]] && echo "; benchmark CSVs in $build/bench_gpu.csv and $build/bench_gpu_train.csv")"
 exit $status

@@ -45,6 +45,16 @@ struct Config {
     std::string on_nan = "stop";
   } optimizer;
 
+  /// Where each rank's tensors live. "cuda" keeps features, activations, gradients and
+  /// Adam's state on one GPU per rank (rank r uses GPU r % the GPUs it sees) and runs
+  /// modes local and graph with model gcn; the other modes and gcnii run on "cpu".
+  struct Device {
+    std::string kind = "cpu";  ///< cpu | cuda
+    /// With cuda, how halo rows and gradients move between GPUs: "nccl", or "mpi"
+    /// (staged through pinned host memory; Debian's OpenMPI is not CUDA-aware).
+    std::string comm = "mpi";
+  } device;
+
   /// Graph mode, when the graph is given whole: how it is split into one part per rank.
   struct Partition {
     std::string method = "metis";  ///< metis | random | range | rcm

@@ -1,0 +1,58 @@
+#include "device_run.h"
+
+#include "strata/comm/device_staging_communicator.h"
+#include "strata/comm/nccl_communicator.h"
+#include "strata/core/device.h"
+#include "strata/kernels/backend.h"
+#include "strata/pipeline/backend_trainer.h"
+
+namespace strata {
+
+bool on_gpu(const Config& c) {
+  return c.device.kind == "cuda";
+}
+
+void validate_device(const Config& c) {
+  STRATA_REQUIRE(c.device.kind == "cpu" || c.device.kind == "cuda",
+                 "--device must be cpu or cuda, not '", c.device.kind, "'");
+  STRATA_REQUIRE(c.device.comm == "mpi" || c.device.comm == "nccl",
+                 "--comm must be mpi or nccl, not '", c.device.comm, "'");
+  STRATA_REQUIRE(c.device.comm == "mpi" || on_gpu(c),
+                 "--comm nccl moves GPU tensors; it needs --device cuda");
+  if (!on_gpu(c)) return;
+  STRATA_REQUIRE(c.mode == Mode::kLocal || c.mode == Mode::kGraph,
+                 "--device cuda runs modes local and graph; mode ", mode_name(c.mode),
+                 " runs with --device cpu");
+  STRATA_REQUIRE(c.model.kind == "gcn", "--device cuda trains model gcn; ", c.model.kind,
+                 " runs with --device cpu");
+  STRATA_REQUIRE(gpu::built_with_cuda(), "--device cuda: this strata was built without CUDA");
+  STRATA_REQUIRE(gpu::available(), "--device cuda: no CUDA device answers on this machine");
+}
+
+namespace {
+
+// The communicator over device memory: NCCL, or MPI staged through pinned memory. One
+// rank moves nothing, so it keeps the host communicator.
+std::unique_ptr<Communicator> device_communicator(Communicator& comm, const Config& c,
+                                                  const gpu::Context& context) {
+  if (comm.size() == 1) return nullptr;
+  if (c.device.comm == "nccl") return std::make_unique<NcclCommunicator>(comm, context);
+  return std::make_unique<DeviceStagingCommunicator>(comm.split(0, comm.rank()), context);
+}
+
+}  // namespace
+
+TrainResult train_on_gpu(Communicator& comm, const Config& config, const Trainer::State& state,
+                         const TrainConfig& train, const EpochCallback& on_epoch) {
+  const gpu::Context context(comm.rank() % gpu::device_count());
+  const std::unique_ptr<kernels::Backend> backend = kernels::make_cuda_backend(context);
+  const std::unique_ptr<Communicator> device = device_communicator(comm, config, context);
+  Communicator& data = device ? *device : comm;
+  if (config.mode == Mode::kGraph)
+    return train_on_backend(comm, data, *backend, state.shard, train, "graph", on_epoch);
+  const std::vector<std::int32_t> one_part(static_cast<std::size_t>(state.data.adjacency.rows), 0);
+  const Shard whole = make_shard(state.data, one_part, 1, 0);
+  return train_on_backend(comm, data, *backend, whole, train, "local", on_epoch);
+}
+
+}  // namespace strata
