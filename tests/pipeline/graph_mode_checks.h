@@ -5,6 +5,7 @@
 
 #include "strata/partition/partitioner.h"
 #include "strata/partition/quality.h"
+#include "strata/pipeline/backend_trainer.h"
 #include "strata/pipeline/comm_model.h"
 #include "strata/pipeline/graph_trainer.h"
 #include "strata/pipeline/local_trainer.h"
@@ -65,6 +66,35 @@ inline void check_matches_reference(const TrainResult& got, const TrainResult& r
     CHECK(a.comm_bytes.at("eval") == v.eval);
     CHECK(a.comm_bytes.at("stage_fwd") == 0);
   }
+}
+
+inline TrainResult train_backend_rank(Communicator& comm, const Dataset& d,
+                                      std::span<const std::int32_t> parts,
+                                      const TrainConfig& config) {
+  const auto backend = kernels::make_cpu_backend();
+  const Shard shard = make_shard(d, parts, comm.size(), comm.rank());
+  return train_on_backend(comm, comm, *backend, shard, config, "graph", nullptr);
+}
+
+// The backend trainer against the reference: float sums (double there), so close, not equal.
+inline void check_close_to_backend_reference(const TrainResult& got, const TrainResult& reference,
+                                             const CommVolume& v) {
+  REQUIRE(got.epochs.size() == reference.epochs.size());
+  for (std::size_t e = 0; e < got.epochs.size(); ++e) {
+    const EpochMetrics& a = got.epochs[e];
+    const EpochMetrics& b = reference.epochs[e];
+    INFO("epoch " << e);
+    CHECK(std::abs(a.loss - b.loss) <= 1e-4 * std::abs(b.loss));
+    CHECK(a.train_acc == Approx(b.train_acc).margin(0.01));
+    CHECK(a.val_acc == Approx(b.val_acc).margin(0.01));
+    CHECK(a.comm_bytes.at("halo_fwd") == v.halo_fwd);
+    CHECK(a.comm_bytes.at("halo_bwd") == v.halo_bwd);
+    CHECK(a.comm_bytes.at("eval") == v.eval);
+    CHECK(a.comm_bytes.at("allreduce") == v.allreduce / 2);  // float sums, not double
+  }
+  for (std::size_t t = 0; t < got.weights.size(); ++t)
+    for (std::size_t i = 0; i < got.weights[t].size(); ++i)
+      REQUIRE(got.weights[t][i] == Approx(reference.weights[t][i]).margin(1e-4));
 }
 
 }  // namespace strata::testing

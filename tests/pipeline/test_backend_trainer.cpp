@@ -5,39 +5,11 @@
 
 #include "graph_mode_checks.h"
 #include "strata/comm/in_process_communicator.h"
-#include "strata/pipeline/backend_trainer.h"
 
 using namespace strata;
 
-namespace {
-
-TrainResult train_backend_rank(Communicator& comm, const Dataset& d,
-                               std::span<const std::int32_t> parts, const TrainConfig& config) {
-  const auto backend = kernels::make_cpu_backend();
-  const Shard shard = make_shard(d, parts, comm.size(), comm.rank());
-  return train_on_backend(comm, comm, *backend, shard, config, "graph", nullptr);
-}
-
-void check_close(const TrainResult& got, const TrainResult& reference, const CommVolume& v) {
-  REQUIRE(got.epochs.size() == reference.epochs.size());
-  for (std::size_t e = 0; e < got.epochs.size(); ++e) {
-    const EpochMetrics& a = got.epochs[e];
-    const EpochMetrics& b = reference.epochs[e];
-    INFO("epoch " << e);
-    CHECK(std::abs(a.loss - b.loss) <= 1e-4 * std::abs(b.loss));
-    CHECK(a.train_acc == Approx(b.train_acc).margin(0.01));
-    CHECK(a.val_acc == Approx(b.val_acc).margin(0.01));
-    CHECK(a.comm_bytes.at("halo_fwd") == v.halo_fwd);
-    CHECK(a.comm_bytes.at("halo_bwd") == v.halo_bwd);
-    CHECK(a.comm_bytes.at("eval") == v.eval);
-    CHECK(a.comm_bytes.at("allreduce") == v.allreduce / 2);  // float sums, not double
-  }
-  for (std::size_t t = 0; t < got.weights.size(); ++t)
-    for (std::size_t i = 0; i < got.weights[t].size(); ++i)
-      REQUIRE(got.weights[t][i] == Approx(reference.weights[t][i]).margin(1e-4));
-}
-
-}  // namespace
+using testing::check_close_to_backend_reference;
+using testing::train_backend_rank;
 
 TEST_CASE("the backend trainer on the CPU backend matches one process on 1, 2 and 4 ranks") {
   for (bool sparse : {false, true})
@@ -53,7 +25,7 @@ TEST_CASE("the backend trainer on the CPU backend matches one process on 1, 2 an
           results[comm.rank()] = train_backend_rank(comm, d, parts, config);
         });
         const CommVolume v = testing::predicted_volume(d, parts, p, config);
-        for (const TrainResult& got : results) check_close(got, reference, v);
+        for (const TrainResult& got : results) check_close_to_backend_reference(got, reference, v);
       }
     }
 }

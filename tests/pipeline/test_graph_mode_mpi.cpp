@@ -27,6 +27,24 @@ TEST_CASE("mpi graph mode trains exactly like one process, bytes as predicted") 
   }
 }
 
+TEST_CASE("mpi: the backend trainer on the CPU backend matches one process") {
+  MpiCommunicator comm;
+  try {
+    for (int layers : {2, 3}) {
+      INFO(layers << " layers");
+      const Dataset d = testing::graph_mode_dataset(false);
+      const TrainConfig config = testing::graph_mode_config(layers);
+      const TrainResult reference = train_one_process(d, config, nullptr);
+      const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, comm.size()});
+      const TrainResult got = testing::train_backend_rank(comm, d, parts, config);
+      testing::check_close_to_backend_reference(
+          got, reference, testing::predicted_volume(d, parts, comm.size(), config));
+    }
+  } catch (const std::exception& e) {
+    comm.abort(e.what());
+  }
+}
+
 TEST_CASE("mpi graph mode on Cora and coauthor_cs, 2 and 4 layers, METIS and random") {
   MpiCommunicator comm;
   try {
