@@ -50,4 +50,9 @@ Matrix to_host(const Backend& backend, const Tensor& tensor) {
   return host;
 }
 
+Tensor& shaped(const Backend& backend, Tensor& t, std::int64_t rows, std::int64_t cols) {
+  if (t.rows() != rows || t.cols() != cols) t = Tensor(backend, rows, cols);
+  return t;
+}
+
 }  // namespace strata::kernels

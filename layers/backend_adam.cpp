@@ -1,5 +1,5 @@
-// BackendLocalAggregator and BackendAdam (backend_gcn.h).
-#include "strata/layers/backend_gcn.h"
+// BackendLocalAggregator and BackendAdam (backend_model.h).
+#include "strata/layers/backend_model.h"
 
 namespace strata {
 

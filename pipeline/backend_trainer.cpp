@@ -4,8 +4,9 @@
 #include <cmath>
 
 #include "strata/core/timer.h"
-#include "strata/layers/backend_gcn.h"
+#include "strata/layers/backend_model.h"
 #include "strata/pipeline/backend_halo.h"
+#include "strata/pipeline/backend_state.h"
 #include "strata/pipeline/fault_injection.h"
 #include "strata/pipeline/numeric_guard.h"
 #include "strata/pipeline/rank_metrics.h"
@@ -15,30 +16,22 @@
 namespace strata {
 namespace {
 
-// A shard's per-vertex arrays, copied to the backend once.
+// A shard's features and owned ids, copied to the backend once (sparse features are
+// densified: the backend models read dense input).
 struct ShardOnBackend {
   kernels::Tensor features;
-  kernels::Buffer labels, ids;
-  std::array<kernels::Buffer, 3> masks;  // train, val, test
+  kernels::Buffer ids;
+  LabelsOnBackend labels;
 
   ShardOnBackend(const Shard& shard, const kernels::Backend& backend)
       : features(shard.features.is_sparse()
                      ? kernels::to_backend(backend, shard.features.to_dense().view())
                      : kernels::to_backend(backend, shard.features.dense().view())),
-        labels(kernels::to_backend<std::int32_t>(backend, shard.labels)),
         ids(kernels::to_backend<GlobalId>(backend,
                                           std::span(shard.graph.local_to_global.data(),
                                                     static_cast<std::size_t>(shard.graph.owned)))),
-        masks{kernels::to_backend<std::uint8_t>(backend, shard.train_mask),
-              kernels::to_backend<std::uint8_t>(backend, shard.val_mask),
-              kernels::to_backend<std::uint8_t>(backend, shard.test_mask)} {}
+        labels(backend, shard.labels, {&shard.train_mask, &shard.val_mask, &shard.test_mask}) {}
 };
-
-std::vector<std::int64_t> sizes_of(const std::vector<TensorShape>& shapes) {
-  std::vector<std::int64_t> sizes;
-  for (const TensorShape& s : shapes) sizes.push_back(s.size());
-  return sizes;
-}
 
 class BackendTrainer : public EpochTrainer {
  public:
@@ -49,8 +42,10 @@ class BackendTrainer : public EpochTrainer {
         backend_(backend),
         shard_(shard),
         aggregator_(shard.graph, data, backend),
-        model_(model_config_for(shard.features.cols(), shard.num_classes, config), backend),
-        optimizer_(backend, model_.parameter_count(), adam_config_for(config)),
+        model_(make_backend_model(
+            model_config_for(shard.features.cols(), shard.num_classes, config), backend)),
+        parameters_(model_->parameters()),
+        optimizer_(backend, parameters_.count(), adam_config_for(config)),
         arrays_(shard, backend),
         grad_(backend, shard.graph.owned, shard.num_classes),
         ids_(shard.graph.local_to_global.begin(),
@@ -61,38 +56,22 @@ class BackendTrainer : public EpochTrainer {
                            CommCategory::kControl);
     STRATA_REQUIRE(train > 0, "dataset '", shard.name, "' has no training vertices");
     train_count_ = static_cast<double>(train);
-    for (const TensorShape& s : model_.shapes()) names_.push_back(s.name);
-    if (!config.initial_weights.empty()) model_.set_parameters(config.initial_weights);
+    for (const TensorShape& s : parameters_.shapes()) names_.push_back(s.name);
+    if (!config.initial_weights.empty()) parameters_.set_values(config.initial_weights);
   }
 
-  std::vector<std::vector<float>> weights() override { return model_.parameters(); }
+  std::vector<std::vector<float>> weights() override { return parameters_.values_on_host(); }
 
   void save_state(SectionWriter& out) override {
     out.section<GlobalId>(ids_);
-    for (const std::vector<float>& p : model_.parameters()) out.section<float>(p);
-    const AdamState state = optimizer_.state(sizes_of(model_.shapes()));
-    out.value(state.step);
-    for (std::size_t i = 0; i < state.first_moment.size(); ++i) {
-      out.section<float>(state.first_moment[i]);
-      out.section<float>(state.second_moment[i]);
-    }
+    save_backend_parameters(out, parameters_, optimizer_);
   }
 
   void load_state(SectionReader& in) override {
     const auto owned = in.section_up_to<GlobalId>("owned vertices", ids_.size());
     STRATA_REQUIRE(owned == ids_, in.source(), ": the checkpoint's rank ", control_.rank(),
                    " owned other vertices (another partition); resume with the same partition");
-    std::vector<std::vector<float>> values;
-    for (const std::int64_t n : sizes_of(model_.shapes()))
-      values.push_back(in.section<float>("parameter", static_cast<std::uint64_t>(n)));
-    model_.set_parameters(values);
-    AdamState state;
-    state.step = in.value<std::int64_t>("Adam step");
-    for (const std::int64_t n : sizes_of(model_.shapes())) {
-      state.first_moment.push_back(in.section<float>("Adam first moment", n));
-      state.second_moment.push_back(in.section<float>("Adam second moment", n));
-    }
-    optimizer_.set_state(state);
+    load_backend_parameters(in, parameters_, optimizer_);
   }
 
   EpochMetrics evaluation() override {
@@ -128,45 +107,33 @@ class BackendTrainer : public EpochTrainer {
   }
 
   double train_step(std::int64_t epoch, bool& skipped) {
-    model_.zero_grad();
-    const kernels::Tensor& logits = model_.forward(aggregator_, arrays_.features.view(),
-                                                   arrays_.ids.as<GlobalId>(), true, epoch);
+    parameters_.zero_grad();
+    const kernels::Tensor& logits = model_->forward(aggregator_, arrays_.features.view(),
+                                                    arrays_.ids.as<GlobalId>(), true, epoch);
     fault_point(control_.rank(), epoch);
-    const double loss = backend_.masked_log_softmax_nll(
-        logits.view(), arrays_.labels.as<std::int32_t>(), arrays_.masks[0].as<std::uint8_t>(),
-        train_count_, grad_.view());
-    model_.backward(aggregator_, grad_.view());
+    const double loss =
+        backend_.masked_log_softmax_nll(logits.view(), arrays_.labels.labels_at(0),
+                                        arrays_.labels.mask_at(0, 0), train_count_, grad_.view());
+    model_->backward(aggregator_, grad_.view());
     if (data_.size() > 1)
-      data_.all_reduce_sum({static_cast<std::byte*>(static_cast<void*>(model_.grads())),
-                            static_cast<std::size_t>(model_.parameter_count()) * sizeof(float)},
+      data_.all_reduce_sum({static_cast<std::byte*>(static_cast<void*>(parameters_.grads())),
+                            static_cast<std::size_t>(parameters_.count()) * sizeof(float)},
                            DType::kFloat32, CommCategory::kAllReduce);
-    skipped = !finite_step(epoch, loss);
-    if (!skipped) optimizer_.step(model_.values(), model_.grads());
+    // A non-finite logit on a training row shows as a non-finite loss.
+    skipped =
+        !backend_step_is_finite(control_, on_nan_, epoch, {true, loss, 0, {}, names_}, parameters_);
+    if (!skipped) optimizer_.step(parameters_);
     return loss;
-  }
-
-  // numeric_guard's check over host copies of the gradients (the model's size, small).
-  // A non-finite logit on a training row shows as a non-finite loss.
-  bool finite_step(std::int64_t epoch, double loss) {
-    std::vector<float> grads = model_.gradients();
-    StepValues step{true, loss, 0, {}, names_};
-    std::size_t offset = 0;
-    for (const TensorShape& s : model_.shapes()) {
-      const std::span<float> g(grads.data() + offset, static_cast<std::size_t>(s.size()));
-      step.parameters.push_back({g, g, {}, true});
-      offset += g.size();
-    }
-    return step_is_finite(control_, on_nan_, epoch, step);
   }
 
   void evaluate(std::int64_t epoch, std::array<double, 4>& sums) {
     aggregator_.set_evaluation(true);
-    const kernels::Tensor& logits = model_.forward(aggregator_, arrays_.features.view(),
-                                                   arrays_.ids.as<GlobalId>(), false, epoch);
+    const kernels::Tensor& logits = model_->forward(aggregator_, arrays_.features.view(),
+                                                    arrays_.ids.as<GlobalId>(), false, epoch);
     aggregator_.set_evaluation(false);
     for (int i = 0; i < 3; ++i)
       sums[i + 1] = static_cast<double>(backend_.argmax_correct(
-          logits.view(), arrays_.labels.as<std::int32_t>(), arrays_.masks[i].as<std::uint8_t>()));
+          logits.view(), arrays_.labels.labels_at(0), arrays_.labels.mask_at(i, 0)));
   }
 
   Communicator& control_;
@@ -174,7 +141,8 @@ class BackendTrainer : public EpochTrainer {
   const kernels::Backend& backend_;
   const Shard& shard_;
   BackendHaloAggregator aggregator_;
-  BackendGcnModel model_;
+  std::unique_ptr<BackendModel> model_;
+  FlatParameters& parameters_;
   BackendAdam optimizer_;
   ShardOnBackend arrays_;
   kernels::Tensor grad_;
@@ -191,8 +159,6 @@ TrainResult train_on_backend(Communicator& control, Communicator& data,
                              const TrainConfig& config, const char* mode,
                              const EpochCallback& on_epoch) {
   validate_train_config(config);
-  STRATA_REQUIRE(config.model == "gcn", "--device ", backend.name(),
-                 " trains model gcn only; gcnii runs with --device cpu");
   STRATA_REQUIRE(shard.parts == control.size() && shard.graph.part == control.rank() &&
                      data.size() == control.size() && data.rank() == control.rank(),
                  "rank ", control.rank(), " of ", control.size(), " was given part ",

@@ -37,7 +37,7 @@ double epoch_seconds(const kernels::Backend& b, const Dataset& d, const Csr& a_h
       static_cast<int>(d.features.cols()), hidden, d.num_classes, layers, 0.5f, true, 1};
   BackendGcnModel model(config, b);
   BackendLocalAggregator aggregator(a_hat, b);
-  BackendAdam adam(b, model.parameter_count(), {});
+  BackendAdam adam(b, model.parameters().count(), {});
   const Inputs in = upload(b, d);
   kernels::Tensor grad(b, d.adjacency.rows, d.num_classes);
   double train = 0;
@@ -48,13 +48,13 @@ double epoch_seconds(const kernels::Backend& b, const Dataset& d, const Csr& a_h
       b.synchronize();
       timer.reset();
     }
-    model.zero_grad();
+    model.parameters().zero_grad();
     const kernels::Tensor& logits =
         model.forward(aggregator, in.features.view(), in.ids.as<GlobalId>(), true, e);
     b.masked_log_softmax_nll(logits.view(), in.labels.as<std::int32_t>(),
                              in.mask.as<std::uint8_t>(), train, grad.view());
     model.backward(aggregator, grad.view());
-    adam.step(model.values(), model.grads());
+    adam.step(model.parameters());
   }
   b.synchronize();
   return timer.seconds() / epochs;

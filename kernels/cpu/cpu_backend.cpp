@@ -80,6 +80,10 @@ class CpuBackend : public Backend {
     kernels::column_sums(x, span_of(out, x.cols), accumulate);
   }
   void copy(ConstMatrixView x, MatrixView y) const override { kernels::copy(x, y); }
+  void axpy(float alpha, ConstMatrixView x, MatrixView y) const override {
+    kernels::axpy(alpha, x, y);
+  }
+  void scale(MatrixView x, float alpha) const override { kernels::scale(x, alpha); }
   void dropout(MatrixView x, const GlobalId* row_ids, float p, std::uint64_t seed,
                std::int64_t epoch, std::int32_t layer) const override {
     kernels::dropout(x, span_of(row_ids, x.rows), p, seed, epoch, layer);

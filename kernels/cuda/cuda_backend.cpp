@@ -118,6 +118,16 @@ class CudaBackend : public Backend {
                                         static_cast<std::size_t>(x.rows), cudaMemcpyDeviceToDevice,
                                         stream_of(context_)));
   }
+  void axpy(float alpha, ConstMatrixView x, MatrixView y) const override {
+    STRATA_CHECK(x.rows == y.rows && x.cols == y.cols, "cuda axpy: shapes ", x.rows, "x", x.cols,
+                 " vs ", y.rows, "x", y.cols);
+    cuda::launch_axpy(alpha, x.data, x.stride, y.data, y.stride, x.rows, x.cols, context_.stream());
+    STRATA_CUDA_CHECK(cudaGetLastError());
+  }
+  void scale(MatrixView x, float alpha) const override {
+    cuda::launch_scale(x.data, x.stride, x.rows, x.cols, alpha, context_.stream());
+    STRATA_CUDA_CHECK(cudaGetLastError());
+  }
   void dropout(MatrixView x, const GlobalId* row_ids, float p, std::uint64_t seed,
                std::int64_t epoch, std::int32_t layer) const override {
     gpu::dropout(context_, device(x), row_ids, p, seed, epoch, layer);

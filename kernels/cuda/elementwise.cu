@@ -49,6 +49,24 @@ __global__ void add_bias_kernel(float* y, std::int64_t stride, const float* bias
     y[(i / cols) * stride + i % cols] += bias[i % cols];
 }
 
+__global__ void axpy_kernel(float alpha, const float* x, std::int64_t x_stride, float* y,
+                            std::int64_t y_stride, std::int64_t rows, std::int64_t cols) {
+  const std::int64_t n = rows * cols;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int64_t r = i / cols, c = i % cols;
+    y[r * y_stride + c] += alpha * x[r * x_stride + c];
+  }
+}
+
+__global__ void scale_kernel(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols,
+                             float alpha) {
+  const std::int64_t n = rows * cols;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x)
+    x[(i / cols) * stride + i % cols] *= alpha;
+}
+
 // Entry (r, c): h = splitmix64(row_key ^ splitmix64(c / 2)), row_key =
 // splitmix64(base ^ splitmix64(id)); even columns test the top 24 bits, odd the next 24.
 __global__ void dropout_kernel(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols,
@@ -133,6 +151,20 @@ void launch_add_bias_rows(float* y, std::int64_t stride, const float* bias, std:
                           std::int64_t cols, void* stream) {
   add_bias_kernel<<<blocks_for(rows * cols), kThreads, 0, as_stream(stream)>>>(y, stride, bias,
                                                                                rows, cols);
+}
+
+void launch_axpy(float alpha, const float* x, std::int64_t x_stride, float* y,
+                 std::int64_t y_stride, std::int64_t rows, std::int64_t cols, void* stream) {
+  if (rows == 0 || cols == 0) return;
+  axpy_kernel<<<blocks_for(rows * cols), kThreads, 0, as_stream(stream)>>>(alpha, x, x_stride, y,
+                                                                           y_stride, rows, cols);
+}
+
+void launch_scale(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols, float alpha,
+                  void* stream) {
+  if (rows == 0 || cols == 0) return;
+  scale_kernel<<<blocks_for(rows * cols), kThreads, 0, as_stream(stream)>>>(x, stride, rows, cols,
+                                                                            alpha);
 }
 
 void launch_dropout(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols,

@@ -14,6 +14,11 @@ void launch_relu_backward(const float* act, std::int64_t act_stride, const float
                           std::int64_t rows, std::int64_t cols, void* stream);
 void launch_add_bias_rows(float* y, std::int64_t stride, const float* bias, std::int64_t rows,
                           std::int64_t cols, void* stream);
+// y += alpha · x; x *= alpha.
+void launch_axpy(float alpha, const float* x, std::int64_t x_stride, float* y,
+                 std::int64_t y_stride, std::int64_t rows, std::int64_t cols, void* stream);
+void launch_scale(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols, float alpha,
+                  void* stream);
 // base_key = hash_key(seed, epoch, layer), threshold = ceil(p · 2^24) (dropout_keys.h).
 void launch_dropout(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols,
                     const std::int64_t* row_ids, std::uint64_t base_key, std::uint32_t threshold,

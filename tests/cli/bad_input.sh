@@ -102,8 +102,6 @@ expect_error "nccl on the cpu" "--comm nccl moves GPU tensors; it needs --device
   train --mode local --comm nccl --epochs 1 --nodes 300
 expect_error "cuda pipeline" "--device cuda runs modes local and graph; mode pipeline" \
   train --mode pipeline --device cuda --epochs 1 --nodes 300
-expect_error "cuda gcnii" "--device cuda trains model gcn; gcnii runs with --device cpu" \
-  train --mode local --device cuda --model gcnii --epochs 1 --nodes 300
 # Here no GPU answers (or the build has no CUDA); on a GPU machine this trains instead.
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi >/dev/null 2>&1; then
   expect_error "cuda without a device" "--device cuda: " \

@@ -1,13 +1,13 @@
 // The CUDA backend against the CPU backend: its own row kernels at awkward sizes, and a
-// whole GCN training step (forward, loss, backward, Adam) of BackendGcnModel, which is
-// what --device cuda runs. Skips with a message when no CUDA device answers.
+// whole GCN and GCNII training step (forward, loss, backward, Adam) of the backend models,
+// which is what --device cuda runs. Skips with a message when no CUDA device answers.
 #include <catch2/catch.hpp>
 #include <numeric>
 
 #include "gpu_test_util.h"
 #include "strata/core/device.h"
 #include "strata/kernels/backend.h"
-#include "strata/layers/backend_gcn.h"
+#include "strata/layers/backend_model.h"
 
 namespace strata {
 namespace {
@@ -31,13 +31,15 @@ std::vector<float> row_ops(const kernels::Backend& b, const Matrix& x, std::vect
   b.copy(t.view(), out.view());
   b.scatter_rows(packed.data(), ids.as<LocalId>(), n, out.view(), true);
   b.column_sums(t.view(), sums.data(), false);
+  b.axpy(-0.75f, t.view(), out.view());
+  b.scale(out.view(), 1.5f);
   std::vector<float> all = kernels::to_host(b, out).storage();
   const Matrix s = kernels::to_host(b, sums);
   all.insert(all.end(), s.storage().begin(), s.storage().end());
   return all;
 }
 
-TEST_CASE("the CUDA backend's gather, scatter and column sums equal the CPU backend's",
+TEST_CASE("the CUDA backend's gather, scatter, column sums, axpy and scale equal the CPU's",
           "[gpu][backend]") {
   if (no_device()) return;
   gpu::Context context(0);
@@ -55,9 +57,10 @@ TEST_CASE("the CUDA backend's gather, scatter and column sums equal the CPU back
 
 // Logits, gradients and weights after one training step on one backend, flattened.
 std::vector<float> one_step(const kernels::Backend& b, const Csr& a_hat, const Matrix& features,
-                            const std::vector<std::int32_t>& labels, int layers) {
-  ModelConfig config{static_cast<int>(features.cols()), 24, 5, layers, 0.5f, true, 3};
-  BackendGcnModel model(config, b);
+                            const std::vector<std::int32_t>& labels, int layers, ModelKind kind) {
+  ModelConfig config{static_cast<int>(features.cols()), 24, 5, layers, 0.5f, true, 3, kind};
+  const std::unique_ptr<BackendModel> built = make_backend_model(config, b);
+  BackendModel& model = *built;
   BackendLocalAggregator aggregator(a_hat, b);
   std::vector<GlobalId> ids(static_cast<std::size_t>(a_hat.rows));
   std::iota(ids.begin(), ids.end(), GlobalId{0});
@@ -72,15 +75,17 @@ std::vector<float> one_step(const kernels::Backend& b, const Csr& a_hat, const M
                                                m.as<std::uint8_t>(), 100.0, grad.view());
   std::vector<float> all = kernels::to_host(b, logits).storage();
   model.backward(aggregator, grad.view());
-  BackendAdam adam(b, model.parameter_count(), {});
-  adam.step(model.values(), model.grads());
-  for (float g : model.gradients()) all.push_back(g);
-  for (const auto& p : model.parameters()) all.insert(all.end(), p.begin(), p.end());
+  BackendAdam adam(b, model.parameters().count(), {});
+  adam.step(model.parameters());
+  for (float g : model.parameters().grads_on_host()) all.push_back(g);
+  for (const auto& p : model.parameters().values_on_host())
+    all.insert(all.end(), p.begin(), p.end());
   all.push_back(static_cast<float>(loss));
   return all;
 }
 
-TEST_CASE("a GCN training step on the CUDA backend equals the CPU backend's", "[gpu][backend]") {
+TEST_CASE("GCN and GCNII training steps on the CUDA backend equal the CPU backend's",
+          "[gpu][backend]") {
   if (no_device()) return;
   gpu::Context context(0);
   const auto cpu = kernels::make_cpu_backend();
@@ -89,13 +94,14 @@ TEST_CASE("a GCN training step on the CUDA backend equals the CPU backend's", "[
   const Csr a_hat = gcn_normalize(graph, degrees_plus_one(graph));
   std::vector<std::int32_t> labels(301);
   for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<std::int32_t>(i % 5);
-  for (std::int64_t features : {12, 40})  // aggregate-first and transform-first layer 0
-    for (int layers : {2, 3}) {
-      INFO(features << " features, " << layers << " layers");
-      const Matrix x = random_matrix(301, features, 5);
-      require_close(one_step(*cuda, a_hat, x, labels, layers),
-                    one_step(*cpu, a_hat, x, labels, layers), 1e-4f);
-    }
+  for (ModelKind kind : {ModelKind::kGcn, ModelKind::kGcnii})
+    for (std::int64_t features : {12, 40})  // aggregate-first and transform-first layer 0
+      for (int layers : {2, 3}) {
+        INFO(model_kind_name(kind) << ", " << features << " features, " << layers << " layers");
+        const Matrix x = random_matrix(301, features, 5);
+        require_close(one_step(*cuda, a_hat, x, labels, layers, kind),
+                      one_step(*cpu, a_hat, x, labels, layers, kind), 1e-4f);
+      }
 }
 
 }  // namespace

@@ -12,33 +12,26 @@ using testing::check_close_to_backend_reference;
 using testing::train_backend_rank;
 
 TEST_CASE("the backend trainer on the CPU backend matches one process on 1, 2 and 4 ranks") {
-  for (bool sparse : {false, true})
-    for (int layers : {2, 3}) {
-      const Dataset d = testing::graph_mode_dataset(sparse);
-      const TrainConfig config = testing::graph_mode_config(layers);
-      const TrainResult reference = train_one_process(d, config, nullptr);
-      for (int p : {1, 2, 4}) {
-        INFO((sparse ? "sparse" : "dense") << " features, " << layers << " layers, P = " << p);
-        const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, p});
-        std::vector<TrainResult> results(static_cast<std::size_t>(p));
-        run_in_process(p, [&](Communicator& comm) {
-          results[comm.rank()] = train_backend_rank(comm, d, parts, config);
-        });
-        const CommVolume v = testing::predicted_volume(d, parts, p, config);
-        for (const TrainResult& got : results) check_close_to_backend_reference(got, reference, v);
+  for (const char* model : {"gcn", "gcnii"})
+    for (bool sparse : {false, true})
+      for (int layers : {2, 3}) {
+        const Dataset d = testing::graph_mode_dataset(sparse);
+        TrainConfig config = testing::graph_mode_config(layers);
+        config.model = model;
+        const TrainResult reference = train_one_process(d, config, nullptr);
+        for (int p : {1, 2, 4}) {
+          INFO(model << ", " << (sparse ? "sparse" : "dense") << " features, " << layers
+                     << " layers, P = " << p);
+          const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, p});
+          std::vector<TrainResult> results(static_cast<std::size_t>(p));
+          run_in_process(p, [&](Communicator& comm) {
+            results[comm.rank()] = train_backend_rank(comm, d, parts, config);
+          });
+          const CommVolume v = testing::predicted_volume(d, parts, p, config);
+          for (const TrainResult& got : results)
+            check_close_to_backend_reference(got, reference, v);
+        }
       }
-    }
-}
-
-TEST_CASE("the backend trainer refuses gcnii and names the device") {
-  const Dataset d = testing::graph_mode_dataset(false);
-  TrainConfig config = testing::graph_mode_config(2);
-  config.model = "gcnii";
-  const std::vector<std::int32_t> parts(static_cast<std::size_t>(d.adjacency.rows), 0);
-  run_in_process(1, [&](Communicator& comm) {
-    CHECK_THROWS_WITH(train_backend_rank(comm, d, parts, config),
-                      Catch::Contains("--device cpu") && Catch::Contains("gcnii"));
-  });
 }
 
 TEST_CASE("a backend run resumed from a checkpoint ends with the uninterrupted run's weights") {

@@ -106,6 +106,9 @@ class Backend {
   // out (x.cols floats) (+)= column sums of x.
   virtual void column_sums(ConstMatrixView x, float* out, bool accumulate) const = 0;
   virtual void copy(ConstMatrixView x, MatrixView y) const = 0;
+  // y += alpha · x, and x *= alpha (GCNII's residuals, history smoothing).
+  virtual void axpy(float alpha, ConstMatrixView x, MatrixView y) const = 0;
+  virtual void scale(MatrixView x, float alpha) const = 0;
   virtual void dropout(MatrixView x, const GlobalId* row_ids, float p, std::uint64_t seed,
                        std::int64_t epoch, std::int32_t layer) const = 0;
   virtual double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
@@ -136,5 +139,8 @@ Buffer to_backend(const Backend& backend, std::span<const T> host) {
 }
 Tensor to_backend(const Backend& backend, ConstMatrixView host);
 Matrix to_host(const Backend& backend, const Tensor& tensor);
+// t as a rows x cols tensor, reallocated only when its shape differs (activations whose
+// shape is fixed after the first pass).
+Tensor& shaped(const Backend& backend, Tensor& t, std::int64_t rows, std::int64_t cols);
 
 }  // namespace strata::kernels
