@@ -13,16 +13,6 @@
 namespace strata {
 namespace {
 
-std::span<const std::byte> bytes(ConstMatrixView m) {
-  STRATA_CHECK(m.stride == m.cols, "stage transfer of a strided block");
-  return {reinterpret_cast<const std::byte*>(m.data),
-          static_cast<std::size_t>(m.rows * m.cols) * 4};
-}
-std::span<std::byte> bytes(MatrixView m) {
-  STRATA_CHECK(m.stride == m.cols, "stage transfer of a strided block");
-  return {reinterpret_cast<std::byte*>(m.data), static_cast<std::size_t>(m.rows * m.cols) * 4};
-}
-
 // The rows this rank computes, in the layout's order (the halo rows follow them).
 std::span<const GlobalId> owned_ids(const ChunkLayout& layout) {
   return std::span(layout.order).first(static_cast<std::size_t>(layout.a_hat.rows));
@@ -113,52 +103,10 @@ double PipelineSchedule::chunk_loss(const ChunkBlock& b) {
                                          stage_->output_grad_rows(b));
 }
 
-// Tags: forward chunk c is c, backward K + c, evaluation 2K (K = chunks of layout_).
 double PipelineSchedule::forward_pass(const Blocks& blocks, const std::vector<int>& order,
                                       bool training) {
-  const int base = training ? 0 : 2 * layout_.chunks();
-  const CommCategory category = training ? CommCategory::kStageForward : CommCategory::kEval;
-  std::vector<Request> receives, sends;
-  if (rank_ > 0)
-    for (int c : order)
-      receives.push_back(
-          pipe_.irecv(rank_ - 1, base + c, bytes(stage_->input_rows(blocks[c])), category));
-  double loss = 0;
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const ChunkBlock& b = blocks[order[i]];
-    if (rank_ > 0) pipe_.wait(receives[i]);
-    stage_->forward(b);
-    if (trace_) trace_->push_back({training ? 'f' : 'e', order[i]});
-    if (!last_stage())
-      sends.push_back(
-          pipe_.isend(rank_ + 1, base + order[i], bytes(stage_->output_rows(b)), category));
-    else if (training)
-      loss += chunk_loss(b);
-  }
-  pipe_.wait_all(sends);
-  return loss;
-}
-
-void PipelineSchedule::backward_pass(const Blocks& blocks, const std::vector<int>& order) {
-  const int base = layout_.chunks();
-  std::vector<Request> receives, sends;
-  if (!last_stage())
-    for (auto it = order.rbegin(); it != order.rend(); ++it)
-      receives.push_back(pipe_.irecv(rank_ + 1, base + *it,
-                                     bytes(stage_->output_grad_rows(blocks[*it])),
-                                     CommCategory::kStageBackward));
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const int c = order[order.size() - 1 - i];
-    const ChunkBlock& b = blocks[c];
-    if (!last_stage()) pipe_.wait(receives[i]);
-    stage_->backward(b);
-    if (trace_) trace_->push_back({'b', c});
-    if (rank_ > 0)
-      sends.push_back(pipe_.isend(rank_ - 1, base + c, bytes(stage_->input_grad_rows(b)),
-                                  CommCategory::kStageBackward));
-  }
-  stage_->end_backward();
-  pipe_.wait_all(sends);
+  return strata::forward_pass(passes(), *stage_, blocks, order, training,
+                              [this](const ChunkBlock& b) { return chunk_loss(b); });
 }
 
 std::array<double, 4> PipelineSchedule::evaluate(std::int64_t epoch) {
@@ -185,7 +133,7 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   StepValues step{last_stage(), forward_pass(blocks, order, true), 0, stage_->parameters(), names_};
   fault_point(comm_.rank(), epoch);
   if (!all_finite(stage_->output_rows(whole_[0]))) step.nonfinite_output_layer = output_layer_;
-  backward_pass(blocks, order);
+  backward_pass(passes(), *stage_, blocks, order);
   if (reducer_) reducer_->all_reduce(*group_);
   const bool finite = step_is_finite(comm_, on_nan_, epoch, step);
   if (finite) optimizer_.step();

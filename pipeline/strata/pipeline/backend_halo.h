@@ -1,8 +1,5 @@
-// Graph-mode aggregation on a kernels::Backend (HaloAggregator's twin): the halo rows are
-// packed, exchanged and unpacked in the backend's memory, so on a GPU they move between
-// devices through a device Communicator (NCCL, or MPI staged through pinned memory)
-// without a host copy in the trainer. Exchanges the same rows in the same order as
-// HaloExchange, and adds backward contributions in peer order as it does.
+// Graph-mode aggregation on a kernels::Backend (HaloAggregator's twin): the halo rows move
+// through a BackendHaloExchange, in the backend's memory.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -12,6 +9,7 @@
 #include "strata/kernels/backend.h"
 #include "strata/layers/aggregator.h"
 #include "strata/partition/local_graph.h"
+#include "strata/pipeline/backend_halo_exchange.h"
 
 namespace strata {
 
@@ -28,23 +26,11 @@ class BackendHaloAggregator : public Aggregator {
   void set_evaluation(bool evaluation) { evaluation_ = evaluation; }
 
  private:
-  // One direction of the plan: rows listed peer by peer, in backend memory.
-  struct Side {
-    kernels::Buffer list;
-    std::vector<std::int64_t> starts;  // peer q's rows are [starts[q], starts[q + 1])
-  };
-  static Side side_of(const std::vector<std::vector<LocalId>>& lists,
-                      const kernels::Backend& backend);
-  void exchange(Side& out, Side& in, MatrixView rows, CommCategory category, bool add);
-
-  Communicator& data_;
   const kernels::Backend& backend_;
-  LocalId owned_, halo_;
+  LocalId owned_, halo_rows_;
+  BackendHaloExchange halo_;
   std::unique_ptr<kernels::SparseMatrix> a_hat_, a_hat_transposed_;
-  Side send_, recv_;  // plan.send (owned rows) and plan.recv (halo rows)
   kernels::Tensor extended_;
-  kernels::Buffer send_buffer_, recv_buffer_;
-  std::vector<std::int64_t> send_bytes_, recv_bytes_;
   bool evaluation_ = false;
 };
 

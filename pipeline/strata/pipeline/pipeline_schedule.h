@@ -14,18 +14,12 @@
 #include "strata/pipeline/numeric_guard.h"
 #include "strata/pipeline/pipeline_stage.h"
 #include "strata/pipeline/stage_halo.h"
+#include "strata/pipeline/stage_passes.h"
 #include "strata/pipeline/stage_split.h"
 #include "strata/pipeline/train_config.h"
 #include "strata/pipeline/training_loop.h"
 
 namespace strata {
-
-// One step of a stage, as the schedule ran it (tests read these).
-struct ScheduleEvent {
-  char pass;  // 'f' training forward, 'b' backward, 'e' evaluation forward
-  int chunk;
-  bool operator==(const ScheduleEvent&) const = default;
-};
 
 // Hybrid mode: this rank's place in the S x G grid of ranks. Pipeline mode: none.
 struct StageGrid {
@@ -56,10 +50,10 @@ class PipelineSchedule : public EpochTrainer {
   bool last_stage() const { return rank_ + 1 == ranks_; }
   using Blocks = std::vector<ChunkBlock>;
   std::vector<int> chunk_order(std::int64_t epoch, const Blocks& blocks) const;
-  double forward_pass(const Blocks& blocks, const std::vector<int>& order, bool training);
-  void backward_pass(const Blocks& blocks, const std::vector<int>& order);
+  StagePasses passes() const { return {pipe_, layout_.chunks(), trace_}; }
   std::array<double, 4> evaluate(std::int64_t epoch);
   double chunk_loss(const ChunkBlock& b);
+  double forward_pass(const Blocks& blocks, const std::vector<int>& order, bool training);
   void add_stage_times(EpochMetrics& m, double compute_s, double idle_s);
   void smooth_history();
   void count_stage_tensors();

@@ -1,4 +1,4 @@
-// One pipeline stage: a run of consecutive layers computed chunk by chunk over every
+// A pipeline stage: a run of consecutive layers computed chunk by chunk over every
 // vertex, in chunk order (chunk_layout.h). A stage keeps full-size per-layer buffers, so
 // a row of a chunk that has not run yet this epoch holds its last value: the history.
 // The schedule (pipeline_schedule.h) moves the rows between stages; a stage only computes.
@@ -19,9 +19,11 @@ namespace strata {
 // (an edge read from history): dropped, or added to that row's gradient next epoch.
 enum class StaleGrad { kDrop, kDelay };
 
-class PipelineStage {
+// The compute flow of a stage, which the schedule's passes drive (stage_passes.h). The
+// views it hands out are in the stage's memory: the host's, or a kernels::Backend's.
+class StageFlow {
  public:
-  virtual ~PipelineStage() = default;
+  virtual ~StageFlow() = default;
 
   virtual void begin_epoch(std::int64_t epoch, bool training) = 0;
   // Stage > 0: the previous stage's output rows of block b go here before forward(b).
@@ -36,7 +38,11 @@ class PipelineStage {
   virtual ConstMatrixView input_grad_rows(const ChunkBlock& b) const = 0;
   // Finishes the epoch's gradients (those that need every block), then the float casts.
   virtual void end_backward() = 0;
+};
 
+// A stage whose tensors are host Matrices, with gradients summed in double.
+class PipelineStage : public StageFlow {
+ public:
   virtual ParameterList parameters() = 0;
   virtual void zero_grad() = 0;
   // The full-size buffers whose rows later chunks read as history (the smoothing option

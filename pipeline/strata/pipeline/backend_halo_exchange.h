@@ -1,0 +1,48 @@
+// HaloExchange's twin on a kernels::Backend: the rows a HaloPlan lists are packed,
+// exchanged and unpacked in the backend's memory, so on a GPU they move between devices
+// through a device Communicator (NCCL, or MPI staged through pinned memory) without a
+// host copy here. It exchanges the same rows in the same order as HaloExchange, and adds
+// backward contributions in peer order as it does.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "strata/comm/communicator.h"
+#include "strata/kernels/backend.h"
+#include "strata/partition/local_graph.h"
+
+namespace strata {
+
+class BackendHaloExchange {
+ public:
+  // plan: over rows [0, owned + halo), data.size() peers; data is over the backend's memory.
+  BackendHaloExchange(const HaloPlan& plan, Communicator& data, const kernels::Backend& backend);
+
+  // Fills the halo rows of `rows` (owned first, then halo) with their owners' rows.
+  void forward(MatrixView rows, CommCategory category) {
+    exchange(send_, recv_, rows, category, false);
+  }
+  // Sends the halo rows (gradient contributions to remote vertices) to their owners, who
+  // add them, in peer order, into the matching owned rows.
+  void backward(MatrixView rows, CommCategory category) {
+    exchange(recv_, send_, rows, category, true);
+  }
+
+ private:
+  // One direction of the plan: rows listed peer by peer, in backend memory.
+  struct Side {
+    kernels::Buffer list;
+    std::vector<std::int64_t> starts;  // peer q's rows are [starts[q], starts[q + 1])
+  };
+  static Side side_of(const std::vector<std::vector<LocalId>>& lists,
+                      const kernels::Backend& backend);
+  void exchange(Side& out, Side& in, MatrixView rows, CommCategory category, bool add);
+
+  Communicator& data_;
+  const kernels::Backend& backend_;
+  Side send_, recv_;  // plan.send (owned rows) and plan.recv (halo rows)
+  kernels::Buffer send_buffer_, recv_buffer_;
+  std::vector<std::int64_t> send_bytes_, recv_bytes_;
+};
+
+}  // namespace strata
