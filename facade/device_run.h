@@ -11,7 +11,8 @@ namespace strata {
 // when none answers. Every rank makes the same checks.
 void validate_device(const Config& config);
 bool on_gpu(const Config& config);
-// Collective: trains the state's shard (graph) or whole dataset (local) on this rank's GPU.
+// Collective: trains on this rank's GPU in the config's mode: the state's shard (graph),
+// or its whole dataset (local, pipeline, hybrid).
 TrainResult train_on_gpu(Communicator& comm, const Config& config, const Trainer::State& state,
                          const TrainConfig& train, const EpochCallback& on_epoch);
 

@@ -32,6 +32,7 @@ Tensor::Tensor(const Backend& backend, std::int64_t rows, std::int64_t cols)
       rows_(rows),
       cols_(cols) {
   STRATA_CHECK(rows >= 0 && cols >= 0, "Tensor: shape ", rows, "x", cols);
+  if (buffer_.bytes() > 0) backend.zero(buffer_.data(), buffer_.bytes());
 }
 
 Tensor to_backend(const Backend& backend, ConstMatrixView host) {

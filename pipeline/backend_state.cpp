@@ -10,6 +10,14 @@ LabelsOnBackend::LabelsOnBackend(const kernels::Backend& backend,
             kernels::to_backend<std::uint8_t>(backend, *masks_host[1]),
             kernels::to_backend<std::uint8_t>(backend, *masks_host[2])} {}
 
+bool backend_all_finite(const kernels::Backend& backend, ConstMatrixView m) {
+  if (m.rows == 0 || m.cols == 0) return true;
+  kernels::Tensor sums(backend, 1, m.cols);
+  backend.column_sums(m, sums.data(), false);
+  const Matrix host = kernels::to_host(backend, sums);
+  return all_finite(host.view());
+}
+
 bool backend_step_is_finite(Communicator& control, OnNan on_nan, std::int64_t epoch,
                             StepValues step, const FlatParameters& parameters) {
   std::vector<float> grads = parameters.grads_on_host();

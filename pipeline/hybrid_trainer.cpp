@@ -36,30 +36,38 @@ TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainCon
                       on_epoch);
 }
 
-TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainConfig& config,
-                         const PipelineOptions& options, const PartitionOptions& partition,
-                         std::span<const std::int32_t> part_of, const EpochCallback& on_epoch) {
+HybridJob make_hybrid_job(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                          const PipelineOptions& options, const PartitionOptions& partition,
+                          std::span<const std::int32_t> part_of) {
   validate_train_config(config);
-  const int parts = partition.parts;
-  const int stages = hybrid_stages(comm, parts, config.layers);
+  HybridJob job;
+  job.parts = partition.parts;
+  const int stages = hybrid_stages(comm, job.parts, config.layers);
   validate_pipeline_options(options, stages, config.layers);
   STRATA_REQUIRE(part_of.size() == static_cast<std::size_t>(data.adjacency.rows),
                  "hybrid mode: ", part_of.size(), " part ids for ", data.adjacency.rows,
                  " vertices");
-  const int stage = comm.rank() / parts, part = comm.rank() % parts;
-  const std::unique_ptr<Communicator> pipe = comm.split(part, stage);
-  const std::unique_ptr<Communicator> group = comm.split(stage, part);
-  const StageBounds bounds = pipeline_stage_bounds(data, config, options, stages);
+  const int stage = comm.rank() / job.parts, part = comm.rank() % job.parts;
+  job.pipe = comm.split(part, stage);
+  job.group = comm.split(stage, part);
+  job.bounds = pipeline_stage_bounds(data, config, options, stages);
   const auto chunk_of = make_chunks(data.adjacency, options.chunks,
                                     parse_partition_method(options.chunking), config.seed);
-  HybridLayout layout = make_hybrid_layout(data.adjacency, part_of, part, chunk_of, options.chunks);
-  StageHalo halo(layout, *group);
-  PipelineSchedule schedule(comm, data, config, options, bounds, std::move(layout.layout),
-                            {pipe.get(), group.get(), parts > 1 ? &halo : nullptr});
-  RunKey key = pipeline_run_key("hybrid", comm.size(), data, config, options, bounds);
-  key.emplace_back("parts", cat(parts));
-  key.emplace_back("partitioner", cat(static_cast<int>(partition.method)));
-  return run_training(comm, config, std::move(key), schedule, on_epoch);
+  job.layout = make_hybrid_layout(data.adjacency, part_of, part, chunk_of, options.chunks);
+  job.key = pipeline_run_key("hybrid", comm.size(), data, config, options, job.bounds);
+  job.key.emplace_back("parts", cat(job.parts));
+  job.key.emplace_back("partitioner", cat(static_cast<int>(partition.method)));
+  return job;
+}
+
+TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                         const PipelineOptions& options, const PartitionOptions& partition,
+                         std::span<const std::int32_t> part_of, const EpochCallback& on_epoch) {
+  HybridJob job = make_hybrid_job(comm, data, config, options, partition, part_of);
+  StageHalo halo(job.layout, *job.group);
+  PipelineSchedule schedule(comm, data, config, options, job.bounds, std::move(job.layout.layout),
+                            {job.pipe.get(), job.group.get(), job.parts > 1 ? &halo : nullptr});
+  return run_training(comm, config, std::move(job.key), schedule, on_epoch);
 }
 
 }  // namespace strata

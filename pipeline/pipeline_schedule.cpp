@@ -8,6 +8,7 @@
 #include "strata/pipeline/fault_injection.h"
 #include "strata/pipeline/numeric_guard.h"
 #include "strata/pipeline/rank_metrics.h"
+#include "strata/pipeline/schedule_common.h"
 #include "strata/pipeline/training_common.h"
 
 namespace strata {
@@ -76,25 +77,7 @@ void PipelineSchedule::count_stage_tensors() {
 }
 
 std::vector<std::vector<float>> PipelineSchedule::weights() {
-  const ParameterList mine = stage_->parameters();
-  std::vector<std::vector<float>> all;
-  for (int s = 0; s < ranks_; ++s) {
-    for (std::int64_t t = 0; t < stage_tensors_[s]; ++t) {
-      std::int64_t size = s == rank_ ? static_cast<std::int64_t>(mine[t].value.size()) : 0;
-      pipe_.broadcast(std::as_writable_bytes(std::span(&size, 1)), s, CommCategory::kControl);
-      std::vector<float>& w = all.emplace_back(static_cast<std::size_t>(size));
-      if (s == rank_) std::copy(mine[t].value.begin(), mine[t].value.end(), w.begin());
-      pipe_.broadcast(std::as_writable_bytes(std::span(w)), s, CommCategory::kControl);
-    }
-  }
-  return all;
-}
-
-std::vector<int> PipelineSchedule::chunk_order(std::int64_t epoch, const Blocks& blocks) const {
-  std::vector<int> order(blocks.size());
-  std::iota(order.begin(), order.end(), 0);
-  if (options_.alternate_order && epoch % 2 == 1) std::reverse(order.begin(), order.end());
-  return order;
+  return gather_stage_weights(pipe_, stage_tensors_, parameter_values(stage_->parameters()));
 }
 
 double PipelineSchedule::chunk_loss(const ChunkBlock& b) {
@@ -125,7 +108,7 @@ std::array<double, 4> PipelineSchedule::evaluate(std::int64_t epoch) {
 EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   const bool exact = epoch < options_.warmup_epochs || layout_.chunks() == 1;
   const Blocks& blocks = exact ? whole_ : layout_.blocks;
-  const std::vector<int> order = chunk_order(epoch, blocks);
+  const std::vector<int> order = chunk_order(options_, epoch, static_cast<int>(blocks.size()));
   const ByteCounters before = counters();
   Timer timer;
   stage_->zero_grad();
@@ -143,11 +126,9 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   sums[0] = step.loss;
   EpochMetrics m =
       reduce_epoch_metrics(comm_, epoch, sums, label_counts(), step_s, idle_s, before, counters());
-  add_stage_times(m, std::max(0.0, step_s - idle_s), idle_s);
+  add_stage_times(comm_, ranks_, m, std::max(0.0, step_s - idle_s), idle_s);
   m.step_skipped = !finite;
-  m.history_fraction =
-      exact ? 0.0
-            : (order.front() == 0 ? layout_.later_entry_fraction : layout_.earlier_entry_fraction);
+  m.history_fraction = history_fraction(layout_, exact, order);
   return m;
 }
 
@@ -210,22 +191,6 @@ void PipelineSchedule::smooth_history() {
     kernels::scale(fresh, 1.0f - options_.smoothing);
     kernels::axpy(options_.smoothing, previous_history_[i].view(), fresh);
     kernels::copy(fresh, previous_history_[i].view());
-  }
-}
-
-void PipelineSchedule::add_stage_times(EpochMetrics& m, double compute_s, double idle_s) {
-  const std::array<double, 2> mine{compute_s, idle_s};
-  std::vector<double> all(2 * static_cast<std::size_t>(comm_.size()));
-  comm_.all_gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)),
-                   CommCategory::kControl);
-  // Job rank r is stage r / G (hybrid_trainer.cpp); a stage reports its slowest part.
-  const int parts = comm_.size() / ranks_;
-  m.stage_compute_s.assign(static_cast<std::size_t>(ranks_), 0.0);
-  m.stage_idle_s.assign(static_cast<std::size_t>(ranks_), 0.0);
-  for (int r = 0; r < comm_.size(); ++r) {
-    const auto s = static_cast<std::size_t>(r / parts);
-    m.stage_compute_s[s] = std::max(m.stage_compute_s[s], all[2 * r]);
-    m.stage_idle_s[s] = std::max(m.stage_idle_s[s], all[2 * r + 1]);
   }
 }
 

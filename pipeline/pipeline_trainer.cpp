@@ -71,15 +71,20 @@ RunKey pipeline_run_key(const char* mode, int ranks, const Dataset& d, const Tra
   return key;
 }
 
+ChunkLayout pipeline_chunk_layout(const Dataset& data, const TrainConfig& config,
+                                  const PipelineOptions& options) {
+  const auto chunk_of = make_chunks(data.adjacency, options.chunks,
+                                    parse_partition_method(options.chunking), config.seed);
+  return make_chunk_layout(data.adjacency, chunk_of, options.chunks);
+}
+
 TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainConfig& config,
                            const PipelineOptions& options, const EpochCallback& on_epoch) {
   validate_train_config(config);
   validate_pipeline_options(options, comm.size(), config.layers);
   const StageBounds bounds = pipeline_stage_bounds(data, config, options, comm.size());
-  const auto chunk_of = make_chunks(data.adjacency, options.chunks,
-                                    parse_partition_method(options.chunking), config.seed);
   PipelineSchedule schedule(comm, data, config, options, bounds,
-                            make_chunk_layout(data.adjacency, chunk_of, options.chunks));
+                            pipeline_chunk_layout(data, config, options));
   return run_training(comm, config,
                       pipeline_run_key("pipeline", comm.size(), data, config, options, bounds),
                       schedule, on_epoch);

@@ -8,7 +8,8 @@
 #   scripts/gpu-check.sh           on the GPU machine (third_party/debs carried along):
 #                                  unpacks them into build-gpu/prefix, builds the kernels-only
 #                                  configuration (STRATA_KERNELS_ONLY), runs test_kernels,
-#                                  test_gpu, test_gpu_backend and test_gpu_comm, then bench_gpu
+#                                  test_gpu, test_gpu_backend, test_gpu_stages and
+#                                  test_gpu_comm, then bench_gpu
 #                                  (SpMM) on a 2M-vertex R-MAT graph and bench_gpu_train (GCN
 #                                  epochs, 2 and 16 layers, GPU against CPU) on a 2M-vertex SBM
 # Environment: STRATA_GPU_ARCH (CUDA architectures, default 90), STRATA_GPU_NODES (R-MAT
@@ -58,7 +59,8 @@ log "configure"
 cmake -S . -B "$build" "${generator[@]}" "${cmake_args[@]}" >"$build/configure.log" 2>&1 ||
   { tail -20 "$build/configure.log"; exit 1; }
 log "build"
-cmake --build "$build" -j "${JOBS:-$(nproc)}" --target test_kernels test_gpu test_gpu_backend test_gpu_comm bench_gpu bench_gpu_train \
+cmake --build "$build" -j "${JOBS:-$(nproc)}" --target test_kernels test_gpu test_gpu_backend test_gpu_stages test_gpu_comm \
+  bench_gpu bench_gpu_train \
   >"$build/build.log" 2>&1 || { grep -m 20 -B2 -A6 'error' "$build/build.log"; exit 1; }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || true
 
@@ -69,9 +71,12 @@ tail -2 "$build/test_kernels.log"
 log "test_gpu (every GPU kernel against its CPU twin)"
 "$build/bin/test_gpu" --success --reporter compact >"$build/test_gpu.log" 2>&1 || status=1
 grep -E "skipped|failed|passed" "$build/test_gpu.log" | tail -8
-log "test_gpu_backend (the CUDA backend and a GCN training step against the CPU backend)"
+log "test_gpu_backend (the CUDA backend, GCN and GCNII training steps against the CPU backend)"
 "$build/bin/test_gpu_backend" --success --reporter compact >"$build/test_gpu_backend.log" 2>&1 || status=1
 grep -E "skipped|failed|passed" "$build/test_gpu_backend.log" | tail -4
+log "test_gpu_stages (two pipeline stages on CUDA, device staging between them, against the CPU)"
+"$build/bin/test_gpu_stages" --success --reporter compact >"$build/test_gpu_stages.log" 2>&1 || status=1
+grep -E "skipped|failed|passed" "$build/test_gpu_stages.log" | tail -4
 log "test_gpu_comm (NCCL and device staging against the communicator checks)"
 "$build/bin/test_gpu_comm" --success --reporter compact >"$build/test_gpu_comm.log" 2>&1 || status=1
 grep -E "skipped|failed|passed|one GPU" "$build/test_gpu_comm.log" | tail -8

@@ -100,12 +100,12 @@ expect_error "unknown comm" "--comm must be mpi or nccl, not 'gloo'" \
   train --mode local --comm gloo --epochs 1 --nodes 300
 expect_error "nccl on the cpu" "--comm nccl moves GPU tensors; it needs --device cuda" \
   train --mode local --comm nccl --epochs 1 --nodes 300
-expect_error "cuda pipeline" "--device cuda runs modes local and graph; mode pipeline" \
-  train --mode pipeline --device cuda --epochs 1 --nodes 300
 # Here no GPU answers (or the build has no CUDA); on a GPU machine this trains instead.
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi >/dev/null 2>&1; then
   expect_error "cuda without a device" "--device cuda: " \
     train --mode local --device cuda --epochs 1 --nodes 300
+  expect_error "cuda pipeline without a device" "--device cuda: " \
+    train --mode pipeline --device cuda --epochs 1 --nodes 300
 fi
 expect_error "bad memory size" "--memory-per-rank must be a size such as 8GiB, 512MB or 4096, got '8XB'" \
   comm-volume --nodes 300 --memory-per-rank 8XB

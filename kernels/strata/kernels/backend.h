@@ -52,8 +52,8 @@ class Buffer {
   std::size_t bytes_ = 0;
 };
 
-// A rows x cols float matrix, row-major, in a backend's memory (contents undefined until
-// written, except where zeroed).
+// A rows x cols float matrix, row-major, in a backend's memory, zeroed when made (a
+// buffer read before it is written, like the pipeline's history, reads zeros everywhere).
 class Tensor {
  public:
   Tensor() = default;

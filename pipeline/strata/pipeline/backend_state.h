@@ -27,6 +27,10 @@ struct LabelsOnBackend {
   }
 };
 
+// Whether every value of m is finite, from its column sums (NaN and inf survive a sum;
+// only a sum past float's range, 3.4e38, would be a false alarm).
+bool backend_all_finite(const kernels::Backend& backend, ConstMatrixView m);
+
 // numeric_guard's step_is_finite over host copies of the gradients (the model's size,
 // small). step.parameters is filled here; the rest of step is the caller's.
 bool backend_step_is_finite(Communicator& control, OnNan on_nan, std::int64_t epoch,

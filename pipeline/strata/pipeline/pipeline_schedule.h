@@ -49,12 +49,10 @@ class PipelineSchedule : public EpochTrainer {
  private:
   bool last_stage() const { return rank_ + 1 == ranks_; }
   using Blocks = std::vector<ChunkBlock>;
-  std::vector<int> chunk_order(std::int64_t epoch, const Blocks& blocks) const;
   StagePasses passes() const { return {pipe_, layout_.chunks(), trace_}; }
   std::array<double, 4> evaluate(std::int64_t epoch);
   double chunk_loss(const ChunkBlock& b);
   double forward_pass(const Blocks& blocks, const std::vector<int>& order, bool training);
-  void add_stage_times(EpochMetrics& m, double compute_s, double idle_s);
   void smooth_history();
   void count_stage_tensors();
   std::array<double, 3> label_counts() const;

@@ -3,10 +3,14 @@
 // stages; a chunk's neighbours in chunks not yet computed this epoch are read from the
 // last pass (historical embeddings). With one chunk the mode is exact.
 #pragma once
+#include <memory>
+
 #include "strata/comm/communicator.h"
 #include "strata/datasets/dataset.h"
 #include "strata/partition/partitioner.h"
 #include "strata/pipeline/checkpoint.h"
+#include "strata/pipeline/chunk_layout.h"
+#include "strata/pipeline/hybrid_layout.h"
 #include "strata/pipeline/memory_estimate.h"
 #include "strata/pipeline/stage_split.h"
 #include "strata/pipeline/train_config.h"
@@ -37,6 +41,10 @@ MemoryEstimate estimate_hybrid_rank(const Dataset& data, const TrainConfig& conf
 TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainConfig& config,
                            const PipelineOptions& options, const EpochCallback& on_epoch);
 
+// The chunk layout pipeline mode trains over: every vertex, options.chunks chunks.
+ChunkLayout pipeline_chunk_layout(const Dataset& data, const TrainConfig& config,
+                                  const PipelineOptions& options);
+
 // What a resumed pipeline or hybrid run must share with the run that saved.
 RunKey pipeline_run_key(const char* mode, int ranks, const Dataset& data, const TrainConfig& config,
                         const PipelineOptions& options, const StageBounds& bounds);
@@ -54,6 +62,20 @@ TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainCon
 TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainConfig& config,
                          const PipelineOptions& options, const PartitionOptions& partition,
                          std::span<const std::int32_t> part_of, const EpochCallback& on_epoch);
+// One rank's share of a hybrid job, checked and laid out: its pipe (this part's column of
+// stages) and group (this stage's parts), the stage bounds, its part's layout, the run key.
+struct HybridJob {
+  int parts = 1;
+  std::unique_ptr<Communicator> pipe, group;
+  StageBounds bounds;
+  HybridLayout layout;
+  RunKey key;
+};
+// Collective (the splits); input errors for settings that cannot work with the job.
+HybridJob make_hybrid_job(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                          const PipelineOptions& options, const PartitionOptions& partition,
+                          std::span<const std::int32_t> part_of);
+
 // The partition hybrid mode trains on: partition.parts parts (all zero with one).
 std::vector<std::int32_t> hybrid_partition(const Dataset& data, const PartitionOptions& partition);
 

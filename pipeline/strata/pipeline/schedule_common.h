@@ -1,0 +1,32 @@
+// What the pipeline schedules on the host and on a backend share besides their passes
+// (stage_passes.h): the chunk order of an epoch, the per-stage times of the metrics, and
+// the gather of the whole model's weights from every stage.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "strata/comm/communicator.h"
+#include "strata/pipeline/chunk_layout.h"
+#include "strata/pipeline/train_config.h"
+
+namespace strata {
+
+// 0, 1, ..., count - 1, reversed on odd epochs when the order alternates.
+std::vector<int> chunk_order(const PipelineOptions& options, std::int64_t epoch, int count);
+
+// The fraction of Â's entries that read history in an epoch run in `order` over `layout`
+// (zero for an exact epoch).
+double history_fraction(const ChunkLayout& layout, bool exact, const std::vector<int>& order);
+
+// Collective over comm (the whole job, where job rank r is stage r / (size / stages)):
+// every stage's compute and idle seconds, the slowest part of each stage.
+void add_stage_times(Communicator& comm, int stages, EpochMetrics& m, double compute_s,
+                     double idle_s);
+
+// Collective over pipe (rank = stage): every stage's tensors on every rank, stage by stage.
+// stage_tensors[s]: how many tensors stage s holds; mine: this stage's.
+std::vector<std::vector<float>> gather_stage_weights(Communicator& pipe,
+                                                     const std::vector<std::int64_t>& stage_tensors,
+                                                     const std::vector<std::vector<float>>& mine);
+
+}  // namespace strata
