@@ -49,10 +49,11 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_option("--checkpoint-every", c.every, "save after every N epochs (and after the last)");
   cmd->add_option("--checkpoint-keep", c.keep, "complete checkpoints kept (default 2)");
   cmd->add_flag("--resume", c.resume, "continue from the newest complete checkpoint in DIR");
-  cmd->add_option("--device", a.config.device.kind,
-                  "cpu | cuda (local and graph mode, model gcn; default cpu)");
+  cmd->add_option("--device", a.config.device.kind, "cpu | cuda (every mode; default cpu)");
   cmd->add_option("--comm", a.config.device.comm,
                   "with --device cuda: nccl | mpi (staged through host memory; default mpi)");
+  cmd->add_option("--spmm", a.config.device.spmm,
+                  "with --device cuda: deterministic | fastest (cuSPARSE's choice)");
   cmd->add_option("--mode", a.mode,
                   "local | graph | pipeline | hybrid (default graph; run under mpirun)");
   cmd->add_option("--parts", a.config.hybrid.parts,

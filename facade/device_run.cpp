@@ -19,6 +19,8 @@ void validate_device(const Config& c) {
                  "--device must be cpu or cuda, not '", c.device.kind, "'");
   STRATA_REQUIRE(c.device.comm == "mpi" || c.device.comm == "nccl",
                  "--comm must be mpi or nccl, not '", c.device.comm, "'");
+  STRATA_REQUIRE(c.device.spmm == "deterministic" || c.device.spmm == "fastest",
+                 "--spmm must be deterministic or fastest, not '", c.device.spmm, "'");
   STRATA_REQUIRE(c.device.comm == "mpi" || on_gpu(c),
                  "--comm nccl moves GPU tensors; it needs --device cuda");
   if (!on_gpu(c)) return;
@@ -43,7 +45,8 @@ DataCommunicator device_communicators(const Config& c, const gpu::Context& conte
 TrainResult train_on_gpu(Communicator& comm, const Config& config, const Trainer::State& state,
                          const TrainConfig& train, const EpochCallback& on_epoch) {
   const gpu::Context context(comm.rank() % gpu::device_count());
-  const std::unique_ptr<kernels::Backend> backend = kernels::make_cuda_backend(context);
+  const std::unique_ptr<kernels::Backend> backend =
+      kernels::make_cuda_backend(context, config.device.spmm == "deterministic");
   const DataCommunicator to_data = device_communicators(config, context);
   const PipelineOptions options = to_pipeline_options(config.pipeline);
   if (config.mode == Mode::kPipeline)

@@ -68,7 +68,7 @@ void adam_step(const Context&, float*, const float*, float*, float*, std::int64_
 
 namespace strata::kernels {
 
-std::unique_ptr<Backend> make_cuda_backend(const gpu::Context&) {
+std::unique_ptr<Backend> make_cuda_backend(const gpu::Context&, bool) {
   throw_input_error("--device cuda: built without CUDA");
 }
 

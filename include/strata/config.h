@@ -45,14 +45,17 @@ struct Config {
     std::string on_nan = "stop";
   } optimizer;
 
-  /// Where each rank's tensors live. "cuda" keeps features, activations, gradients and
-  /// Adam's state on one GPU per rank (rank r uses GPU r % the GPUs it sees) and runs
-  /// modes local and graph with model gcn; the other modes and gcnii run on "cpu".
+  /// Where each rank's tensors live. "cuda" keeps features (dense), activations, the
+  /// pipeline's history, gradients and Adam's state on one GPU per rank (rank r uses GPU
+  /// r % the GPUs it sees), in every mode and for every model.
   struct Device {
     std::string kind = "cpu";  ///< cpu | cuda
-    /// With cuda, how halo rows and gradients move between GPUs: "nccl", or "mpi"
-    /// (staged through pinned host memory; Debian's OpenMPI is not CUDA-aware).
+    /// With cuda, how halo rows, stage rows and gradients move between GPUs: "nccl", or
+    /// "mpi" (staged through pinned host memory; Debian's OpenMPI is not CUDA-aware).
     std::string comm = "mpi";
+    /// With cuda, the cuSPARSE SpMM algorithm: "deterministic" (CSR algorithm 2, the same
+    /// bits every run) or "fastest" (the library's default choice).
+    std::string spmm = "deterministic";
   } device;
 
   /// Graph mode, when the graph is given whole: how it is split into one part per rank.

@@ -38,19 +38,24 @@ CsrView with_values(CsrView a, std::vector<float>& ones) {
 
 class CudaSparse : public SparseMatrix {
  public:
-  CudaSparse(CsrView a, const gpu::Libraries& libraries, const gpu::Context& context)
-      : libraries_(libraries), csr_(with_values(a, ones_), context) {}
+  CudaSparse(CsrView a, const gpu::Libraries& libraries, const gpu::Context& context,
+             bool deterministic)
+      : libraries_(libraries),
+        deterministic_(deterministic),
+        csr_(with_values(a, ones_), context) {}
   LocalId rows() const override { return csr_.rows(); }
   LocalId cols() const override { return csr_.cols(); }
   void multiply(ConstMatrixView x, MatrixView y, float beta) override {
     if (x.cols == 0 || y.rows == 0) return;
     auto [it, added] = plans_.try_emplace(x.cols, nullptr);
-    if (added) it->second = std::make_unique<gpu::SpmmPlan>(libraries_, csr_, x.cols);
+    if (added)
+      it->second = std::make_unique<gpu::SpmmPlan>(libraries_, csr_, x.cols, deterministic_);
     it->second->run(device(x), device(y), beta);
   }
 
  private:
   const gpu::Libraries& libraries_;
+  bool deterministic_;
   std::vector<float> ones_;
   gpu::DeviceCsr csr_;
   std::map<std::int64_t, std::unique_ptr<gpu::SpmmPlan>> plans_;  // by width
@@ -58,7 +63,8 @@ class CudaSparse : public SparseMatrix {
 
 class CudaBackend : public Backend {
  public:
-  explicit CudaBackend(const gpu::Context& context) : context_(context), libraries_(context) {}
+  CudaBackend(const gpu::Context& context, bool deterministic_spmm)
+      : context_(context), libraries_(context), deterministic_spmm_(deterministic_spmm) {}
   const char* name() const override { return "cuda"; }
 
   void* allocate(std::size_t bytes) const override {
@@ -83,7 +89,7 @@ class CudaBackend : public Backend {
   void synchronize() const override { context_.synchronize(); }
 
   std::unique_ptr<SparseMatrix> sparse(CsrView a) const override {
-    return std::make_unique<CudaSparse>(a, libraries_, context_);
+    return std::make_unique<CudaSparse>(a, libraries_, context_, deterministic_spmm_);
   }
   void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b,
             float beta, MatrixView c) const override {
@@ -168,6 +174,7 @@ class CudaBackend : public Backend {
 
   const gpu::Context& context_;
   gpu::Libraries libraries_;
+  bool deterministic_spmm_;
   mutable std::vector<float> ones_;
   mutable gpu::DeviceBuffer ones_device_;
 };
@@ -190,8 +197,8 @@ std::int64_t CudaBackend::argmax_correct(ConstMatrixView logits, const std::int3
 
 }  // namespace
 
-std::unique_ptr<Backend> make_cuda_backend(const gpu::Context& context) {
-  return std::make_unique<CudaBackend>(context);
+std::unique_ptr<Backend> make_cuda_backend(const gpu::Context& context, bool deterministic_spmm) {
+  return std::make_unique<CudaBackend>(context, deterministic_spmm);
 }
 
 }  // namespace strata::kernels

@@ -98,6 +98,8 @@ expect_error "unknown device" "--device must be cpu or cuda, not 'tpu'" \
   train --mode local --device tpu --epochs 1 --nodes 300
 expect_error "unknown comm" "--comm must be mpi or nccl, not 'gloo'" \
   train --mode local --comm gloo --epochs 1 --nodes 300
+expect_error "unknown spmm" "--spmm must be deterministic or fastest, not 'quick'" \
+  train --mode local --spmm quick --epochs 1 --nodes 300
 expect_error "nccl on the cpu" "--comm nccl moves GPU tensors; it needs --device cuda" \
   train --mode local --comm nccl --epochs 1 --nodes 300
 # Here no GPU answers (or the build has no CUDA); on a GPU machine this trains instead.

@@ -128,7 +128,10 @@ class Backend {
 
 std::unique_ptr<Backend> make_cpu_backend();
 // `context` must outlive the backend. Throws "built without CUDA" in a CPU-only build.
-std::unique_ptr<Backend> make_cuda_backend(const gpu::Context& context);
+// deterministic_spmm: cuSPARSE's CSR algorithm 2, the same bits every run (gpu.h's
+// SpmmPlan), rather than the library's default choice.
+std::unique_ptr<Backend> make_cuda_backend(const gpu::Context& context,
+                                           bool deterministic_spmm = true);
 
 // A Buffer holding a copy of `host`.
 template <typename T>
