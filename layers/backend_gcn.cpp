@@ -18,9 +18,12 @@ int BackendGcnModel::width(int l) const {
   return l == config_.num_layers ? config_.classes : config_.hidden;
 }
 
-// Dropout works on a copy: backward still needs the undropped ReLU output.
-ConstMatrixView BackendGcnModel::layer_input(int l, ConstMatrixView features) {
-  const ConstMatrixView raw = l == 0 ? features : ConstMatrixView(outputs_[l - 1].view());
+// Dropout works on a copy: backward still needs the undropped ReLU output. Layer 0 reads
+// the features (dropped by begin()): dense when it aggregates first, else through X · W.
+ConstMatrixView BackendGcnModel::layer_input(int l) {
+  if (l == 0)
+    return GcnLayer::aggregate_first(width(0), width(1)) ? features_->dense() : ConstMatrixView{};
+  const ConstMatrixView raw = outputs_[l - 1].view();
   if (!dropping()) return raw;
   kernels::Tensor& copy = sized(dropped_[l], raw.rows, raw.cols);
   backend_.copy(raw, copy.view());
@@ -38,19 +41,21 @@ void BackendGcnModel::forward_layer(Aggregator& aggregator, int l, ConstMatrixVi
     backend_.gemm(false, false, 1.0f, ax, parameters_.value(tensor_of(l)), 0.0f, y);
   } else {
     MatrixView xw = sized(kept_[l], rows, width(l + 1)).view();
-    backend_.gemm(false, false, 1.0f, x, parameters_.value(tensor_of(l)), 0.0f, xw);
+    if (l == 0)
+      features_->multiply(parameters_.value(tensor_of(l)), xw);
+    else
+      backend_.gemm(false, false, 1.0f, x, parameters_.value(tensor_of(l)), 0.0f, xw);
     aggregator.forward(xw, y, l);
   }
   if (config_.bias) backend_.add_bias_rows(y, parameters_.value(tensor_of(l) + 1).data);
   if (l + 1 < config_.num_layers) backend_.relu_forward(y, y);
 }
 
-const kernels::Tensor& BackendGcnModel::forward(Aggregator& aggregator, ConstMatrixView features,
+const kernels::Tensor& BackendGcnModel::forward(Aggregator& aggregator, BackendFeatures& features,
                                                 const GlobalId* row_ids, bool training,
                                                 std::int64_t epoch) {
   begin(aggregator, features, row_ids, training, epoch);
-  for (int l = 0; l < config_.num_layers; ++l)
-    forward_layer(aggregator, l, layer_input(l, features));
+  for (int l = 0; l < config_.num_layers; ++l) forward_layer(aggregator, l, layer_input(l));
   forward_done_ = true;
   return outputs_.back();
 }
@@ -73,8 +78,11 @@ void BackendGcnModel::backward_layer(Aggregator& aggregator, int l, ConstMatrixV
   } else {
     MatrixView g = sized(scratch_[l], rows, out).view();
     aggregator.backward(grad_y, g, l);
+    if (l == 0) {
+      features_->accumulate_transposed(g, parameters_.grad(tensor_of(l)));
+      return;
+    }
     backend_.gemm(true, false, 1.0f, inputs_[l], g, 1.0f, parameters_.grad(tensor_of(l)));
-    if (l == 0) return;
     backend_.gemm(false, true, 1.0f, g, parameters_.value(tensor_of(l)), 0.0f, grad_x);
   }
   drop(grad_x, l);

@@ -10,6 +10,18 @@ void BackendLinear::forward(const kernels::Backend& b, const FlatParameters& p, 
   b.add_bias_rows(y, p.value(tensor + 1).data);
 }
 
+void BackendLinear::forward(const kernels::Backend& b, const FlatParameters& p, BackendFeatures& x,
+                            MatrixView y) const {
+  x.multiply(p.value(tensor), y);
+  b.add_bias_rows(y, p.value(tensor + 1).data);
+}
+
+void BackendLinear::accumulate(const kernels::Backend& b, FlatParameters& p, BackendFeatures& x,
+                               ConstMatrixView grad_y) const {
+  x.accumulate_transposed(grad_y, p.grad(tensor));
+  b.column_sums(grad_y, p.grad(tensor + 1).data, true);
+}
+
 void BackendLinear::accumulate(const kernels::Backend& b, FlatParameters& p, ConstMatrixView x,
                                ConstMatrixView grad_y) const {
   b.gemm(true, false, 1.0f, x, grad_y, 1.0f, p.grad(tensor));
@@ -55,19 +67,12 @@ BackendGcniiModel::BackendGcniiModel(const ModelConfig& config, const kernels::B
   for (auto* v : {&p_, &s_, &y_}) v->resize(convs);
 }
 
-const kernels::Tensor& BackendGcniiModel::forward(Aggregator& aggregator, ConstMatrixView features,
+const kernels::Tensor& BackendGcniiModel::forward(Aggregator& aggregator, BackendFeatures& features,
                                                   const GlobalId* row_ids, bool training,
                                                   std::int64_t epoch) {
   begin(aggregator, features, row_ids, training, epoch);
-  x_ = features;
-  if (dropping()) {
-    MatrixView x = sized(dropped_x_, features.rows, features.cols).view();
-    backend_.copy(features, x);
-    drop(x, 0);
-    x_ = x;
-  }
-  MatrixView h0 = sized(h0_, features.rows, config_.hidden).view();
-  input_.forward(backend_, parameters_, x_, h0);
+  MatrixView h0 = sized(h0_, features.rows(), config_.hidden).view();
+  input_.forward(backend_, parameters_, features, h0);
   backend_.relu_forward(h0, h0);
   run_convs(aggregator);
   forward_done_ = true;
@@ -104,7 +109,7 @@ void BackendGcniiModel::backward(Aggregator& aggregator, ConstMatrixView grad_lo
   backward_convs(aggregator);
   backend_.axpy(1.0f, grad_h0_.view(), grad_h_.view());  // h0 is also conv 1's input
   backend_.relu_backward(h0_.view(), grad_h_.view(), grad_h_.view());
-  input_.accumulate(backend_, parameters_, x_, grad_h_.view());
+  input_.accumulate(backend_, parameters_, *features_, grad_h_.view());
 }
 
 // On entry grad_h_ = d loss / d h_L; on return d loss / d h0 through conv 1's input only

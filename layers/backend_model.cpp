@@ -9,14 +9,16 @@ BackendModel::BackendModel(const ModelConfig& config, const kernels::Backend& ba
       backend_(backend),
       parameters_(backend, parameter_shapes(config), initial_parameters(config)) {}
 
-void BackendModel::begin(Aggregator& aggregator, ConstMatrixView features, const GlobalId* row_ids,
+void BackendModel::begin(Aggregator& aggregator, BackendFeatures& features, const GlobalId* row_ids,
                          bool training, std::int64_t epoch) {
-  STRATA_CHECK(features.rows == aggregator.owned_rows() && features.cols == config_.in_features,
-               "BackendModel::forward: features are ", features.rows, "x", features.cols,
+  STRATA_CHECK(features.rows() == aggregator.owned_rows() && features.cols() == config_.in_features,
+               "BackendModel::forward: features are ", features.rows(), "x", features.cols(),
                ", expected ", aggregator.owned_rows(), "x", config_.in_features);
+  features_ = &features;
   row_ids_ = row_ids;
   training_ = training;
   epoch_ = epoch;
+  features.drop(row_ids, dropping() ? config_.dropout : 0.0f, config_.seed, epoch);
 }
 
 void BackendModel::drop(MatrixView m, int layer) const {

@@ -52,12 +52,12 @@ void BackendGcnStage::begin_epoch(std::int64_t epoch, bool training) {
 void BackendGcnStage::prepare_layer0() {
   Layer& layer = layers_.front();
   const ChunkBlock every = owned_rows();
-  layer0_input_ = dropped_features();
+  BackendFeatures& x = dropped_features();
   const MatrixView p = rows(layer.p, every);
   if (layer.transform_after)
-    backend_.copy(layer0_input_, p);
+    backend_.copy(x.dense(), p);
   else
-    backend_.gemm(false, false, 1.0f, layer0_input_, parameters_.value(layer.weight), 0.0f, p);
+    x.multiply(parameters_.value(layer.weight), p);
   if (halo_) halo_->forward(every, layer.p, training_);
 }
 
@@ -143,8 +143,7 @@ void BackendGcnStage::end_backward() {
   Layer& layer = layers_.front();  // dW0 = X_droppedᵀ · G0, G0 exact over all blocks
   const ChunkBlock every = owned_rows();
   if (halo_) halo_->backward(every, layer.g);
-  backend_.gemm(true, false, 1.0f, layer0_input_, rows(layer.g, every), 1.0f,
-                parameters_.grad(layer.weight));
+  features_->accumulate_transposed(rows(layer.g, every), parameters_.grad(layer.weight));
 }
 
 // Layer 0 reads the static features (or X W): only later layers read history.

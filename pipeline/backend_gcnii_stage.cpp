@@ -57,8 +57,7 @@ void BackendGcniiStage::begin_epoch(std::int64_t epoch, bool training) {
 // conv 1 reads no history at all.
 void BackendGcniiStage::prepare_input() {
   const ChunkBlock every{0, layout_.a_hat.rows, {}, {}, -1};
-  input_x_ = dropped_features();
-  input_->forward(backend_, parameters_, input_x_, h0_.view());
+  input_->forward(backend_, parameters_, dropped_features(), h0_.view());
   backend_.relu_forward(h0_.view(), h0_.view());
   Conv& conv1 = convs_.front();
   const MatrixView p = rows(conv1.p, every);
@@ -160,7 +159,7 @@ void BackendGcniiStage::finish_input(const ChunkBlock& b, MatrixView grad_h,
 }
 
 void BackendGcniiStage::end_backward() {
-  if (first_stage()) input_->accumulate(backend_, parameters_, input_x_, g0_.view());
+  if (first_stage()) input_->accumulate(backend_, parameters_, *features_, g0_.view());
 }
 
 // Conv 1's P is computed whole from the features each pass: only later convs read history.

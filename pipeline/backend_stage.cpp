@@ -71,23 +71,17 @@ BackendStage::BackendStage(const BackendStageSetup& setup,
       halo_(setup.halo),
       parameters_(setup.backend, shapes_of(setup.model, tensors),
                   initial_parameters(setup.model, tensors.first, tensors.second - tensors.first)) {
-  if (setup.features == nullptr) return;
-  features_ = setup.features->is_sparse()
-                  ? kernels::to_backend(backend_, setup.features->to_dense().view())
-                  : kernels::to_backend(backend_, setup.features->dense().view());
+  if (setup.features) features_.emplace(backend_features(backend_, *setup.features));
 }
 
 void BackendStage::drop(MatrixView m, const ChunkBlock& b, int layer) const {
   if (dropping()) backend_.dropout(m, blocks_.ids(b), model_.dropout, model_.seed, epoch_, layer);
 }
 
-ConstMatrixView BackendStage::dropped_features() {
-  if (!dropping()) return features_.view();
-  kernels::shaped(backend_, dropped_features_, features_.rows(), features_.cols());
-  backend_.copy(features_.view(), dropped_features_.view());
+BackendFeatures& BackendStage::dropped_features() {
   const ChunkBlock every{0, layout_.a_hat.rows, {}, {}, -1};
-  drop(dropped_features_.view(), every, 0);
-  return dropped_features_.view();
+  features_->drop(blocks_.ids(every), dropping() ? model_.dropout : 0.0f, model_.seed, epoch_);
+  return *features_;
 }
 
 void BackendStage::take_gradient(kernels::Tensor& g, const ChunkBlock& b, MatrixView out) const {
@@ -106,6 +100,11 @@ MatrixView BackendStage::scratch(int which, std::int64_t r, std::int64_t c) {
   const auto bytes = static_cast<std::size_t>(r * c) * sizeof(float);
   if (scratch_[i].bytes() < bytes) scratch_[i] = kernels::Buffer(backend_, bytes);
   return {scratch_[i].as<float>(), r, c, c};
+}
+
+BackendFeatures backend_features(const kernels::Backend& backend, const FeatureMatrix& features) {
+  if (features.is_sparse()) return BackendFeatures(backend, features.sparse().view());
+  return BackendFeatures(backend, features.dense().view());
 }
 
 // gcn: two tensors a layer with bias, one without. gcnii: the input linear (2 tensors) on

@@ -6,6 +6,7 @@
 #include "strata/core/timer.h"
 #include "strata/layers/backend_model.h"
 #include "strata/pipeline/backend_halo.h"
+#include "strata/pipeline/backend_stage.h"
 #include "strata/pipeline/backend_state.h"
 #include "strata/pipeline/fault_injection.h"
 #include "strata/pipeline/numeric_guard.h"
@@ -16,17 +17,14 @@
 namespace strata {
 namespace {
 
-// A shard's features and owned ids, copied to the backend once (sparse features are
-// densified: the backend models read dense input).
+// A shard's features (sparse ones stay sparse) and owned ids, copied to the backend once.
 struct ShardOnBackend {
-  kernels::Tensor features;
+  BackendFeatures features;
   kernels::Buffer ids;
   LabelsOnBackend labels;
 
   ShardOnBackend(const Shard& shard, const kernels::Backend& backend)
-      : features(shard.features.is_sparse()
-                     ? kernels::to_backend(backend, shard.features.to_dense().view())
-                     : kernels::to_backend(backend, shard.features.dense().view())),
+      : features(backend_features(backend, shard.features)),
         ids(kernels::to_backend<GlobalId>(backend,
                                           std::span(shard.graph.local_to_global.data(),
                                                     static_cast<std::size_t>(shard.graph.owned)))),
@@ -108,8 +106,8 @@ class BackendTrainer : public EpochTrainer {
 
   double train_step(std::int64_t epoch, bool& skipped) {
     parameters_.zero_grad();
-    const kernels::Tensor& logits = model_->forward(aggregator_, arrays_.features.view(),
-                                                    arrays_.ids.as<GlobalId>(), true, epoch);
+    const kernels::Tensor& logits =
+        model_->forward(aggregator_, arrays_.features, arrays_.ids.as<GlobalId>(), true, epoch);
     fault_point(control_.rank(), epoch);
     const double loss =
         backend_.masked_log_softmax_nll(logits.view(), arrays_.labels.labels_at(0),
@@ -128,8 +126,8 @@ class BackendTrainer : public EpochTrainer {
 
   void evaluate(std::int64_t epoch, std::array<double, 4>& sums) {
     aggregator_.set_evaluation(true);
-    const kernels::Tensor& logits = model_->forward(aggregator_, arrays_.features.view(),
-                                                    arrays_.ids.as<GlobalId>(), false, epoch);
+    const kernels::Tensor& logits =
+        model_->forward(aggregator_, arrays_.features, arrays_.ids.as<GlobalId>(), false, epoch);
     aggregator_.set_evaluation(false);
     for (int i = 0; i < 3; ++i)
       sums[i + 1] = static_cast<double>(backend_.argmax_correct(

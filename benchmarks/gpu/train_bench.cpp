@@ -18,14 +18,14 @@ using namespace strata;
 namespace {
 
 struct Inputs {
-  kernels::Tensor features;
+  BackendFeatures features;
   kernels::Buffer ids, labels, mask;
 };
 
 Inputs upload(const kernels::Backend& b, const Dataset& d) {
   std::vector<GlobalId> ids(static_cast<std::size_t>(d.adjacency.rows));
   std::iota(ids.begin(), ids.end(), GlobalId{0});
-  return {kernels::to_backend(b, d.features.dense().view()), kernels::to_backend<GlobalId>(b, ids),
+  return {BackendFeatures(b, d.features.dense().view()), kernels::to_backend<GlobalId>(b, ids),
           kernels::to_backend<std::int32_t>(b, d.labels),
           kernels::to_backend<std::uint8_t>(b, d.train_mask)};
 }
@@ -38,7 +38,7 @@ double epoch_seconds(const kernels::Backend& b, const Dataset& d, const Csr& a_h
   BackendGcnModel model(config, b);
   BackendLocalAggregator aggregator(a_hat, b);
   BackendAdam adam(b, model.parameters().count(), {});
-  const Inputs in = upload(b, d);
+  Inputs in = upload(b, d);
   kernels::Tensor grad(b, d.adjacency.rows, d.num_classes);
   double train = 0;
   for (const std::uint8_t m : d.train_mask) train += m;
@@ -50,7 +50,7 @@ double epoch_seconds(const kernels::Backend& b, const Dataset& d, const Csr& a_h
     }
     model.parameters().zero_grad();
     const kernels::Tensor& logits =
-        model.forward(aggregator, in.features.view(), in.ids.as<GlobalId>(), true, e);
+        model.forward(aggregator, in.features, in.ids.as<GlobalId>(), true, e);
     b.masked_log_softmax_nll(logits.view(), in.labels.as<std::int32_t>(),
                              in.mask.as<std::uint8_t>(), train, grad.view());
     model.backward(aggregator, grad.view());

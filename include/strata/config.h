@@ -45,9 +45,9 @@ struct Config {
     std::string on_nan = "stop";
   } optimizer;
 
-  /// Where each rank's tensors live. "cuda" keeps features (dense), activations, the
-  /// pipeline's history, gradients and Adam's state on one GPU per rank (rank r uses GPU
-  /// r % the GPUs it sees), in every mode and for every model.
+  /// Where each rank's tensors live. "cuda" keeps features (sparse ones sparse),
+  /// activations, the pipeline's history, gradients and Adam's state on one GPU per rank
+  /// (rank r uses GPU r % the GPUs it sees), in every mode and for every model.
   struct Device {
     std::string kind = "cpu";  ///< cpu | cuda
     /// With cuda, how halo rows, stage rows and gradients move between GPUs: "nccl", or

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "strata/kernels/backend.h"
+#include "strata/kernels/sparse_features.h"
 
 namespace strata::kernels {
 namespace {
@@ -39,6 +40,29 @@ class CpuSparse : public SparseMatrix {
   Csr a_;
 };
 
+class CpuSparseFeatures : public SparseFeatureMatrix {
+ public:
+  explicit CpuSparseFeatures(CsrView x) : x_(owned_copy(x)), features_(x_.view()) {}
+  LocalId rows() const override { return x_.rows; }
+  LocalId cols() const override { return x_.cols; }
+  void reset() override { features_.reset(); }
+  void dropout(const GlobalId* row_ids, float p, std::uint64_t seed, std::int64_t epoch,
+               std::int32_t layer) override {
+    features_.dropout(span_of(row_ids, x_.rows), p, seed, epoch, layer);
+  }
+  void multiply(ConstMatrixView w, MatrixView y, float beta) override {
+    spmm(features_.view(), w, y, beta);
+  }
+  void multiply_transposed(ConstMatrixView d, MatrixView g, float beta) override {
+    spmm(features_.transposed_view(), d, g, beta);
+  }
+  void to_dense(MatrixView out) override { features_.to_dense(out); }
+
+ private:
+  Csr x_;  // SparseFeatures reads the pattern and raw values in place
+  SparseFeatures features_;
+};
+
 class CpuBackend : public Backend {
  public:
   const char* name() const override { return "cpu"; }
@@ -61,6 +85,9 @@ class CpuBackend : public Backend {
 
   std::unique_ptr<SparseMatrix> sparse(CsrView a) const override {
     return std::make_unique<CpuSparse>(a);
+  }
+  std::unique_ptr<SparseFeatureMatrix> sparse_features(CsrView x) const override {
+    return std::make_unique<CpuSparseFeatures>(x);
   }
   void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b,
             float beta, MatrixView c) const override {

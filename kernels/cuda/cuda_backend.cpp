@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "cuda_sparse_features.h"
 #include "launch.h"
 #include "strata/core/cuda_check.h"
 #include "strata/kernels/backend.h"
@@ -90,6 +91,9 @@ class CudaBackend : public Backend {
 
   std::unique_ptr<SparseMatrix> sparse(CsrView a) const override {
     return std::make_unique<CudaSparse>(a, libraries_, context_, deterministic_spmm_);
+  }
+  std::unique_ptr<SparseFeatureMatrix> sparse_features(CsrView x) const override {
+    return make_cuda_sparse_features(x, libraries_, deterministic_spmm_);
   }
   void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b,
             float beta, MatrixView c) const override {

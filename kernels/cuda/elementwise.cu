@@ -69,6 +69,14 @@ __global__ void scale_kernel(float* x, std::int64_t stride, std::int64_t rows, s
 
 // Entry (r, c): h = splitmix64(row_key ^ splitmix64(c / 2)), row_key =
 // splitmix64(base ^ splitmix64(id)); even columns test the top 24 bits, odd the next 24.
+__device__ float dropped(float v, std::int64_t id, std::int64_t c, std::uint64_t base,
+                         std::uint32_t threshold, float keep_scale) {
+  const std::uint64_t row_key = splitmix64(base ^ splitmix64(static_cast<std::uint64_t>(id)));
+  const std::uint64_t h = splitmix64(row_key ^ splitmix64(static_cast<std::uint64_t>(c >> 1)));
+  const auto bits = static_cast<std::uint32_t>((c & 1) ? (h >> 16) & 0xFFFFFFull : h >> 40);
+  return bits >= threshold ? v * keep_scale : 0.0f;
+}
+
 __global__ void dropout_kernel(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols,
                                const std::int64_t* row_ids, std::uint64_t base,
                                std::uint32_t threshold, float keep_scale) {
@@ -76,13 +84,19 @@ __global__ void dropout_kernel(float* x, std::int64_t stride, std::int64_t rows,
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::int64_t{gridDim.x} * blockDim.x) {
     const std::int64_t r = i / cols, c = i % cols;
-    const std::uint64_t row_key =
-        splitmix64(base ^ splitmix64(static_cast<std::uint64_t>(row_ids[r])));
-    const std::uint64_t h = splitmix64(row_key ^ splitmix64(static_cast<std::uint64_t>(c >> 1)));
-    const auto bits = static_cast<std::uint32_t>((c & 1) ? (h >> 16) & 0xFFFFFFull : h >> 40);
     float* v = x + r * stride + c;
-    *v = bits >= threshold ? *v * keep_scale : 0.0f;
+    *v = dropped(*v, row_ids[r], c, base, threshold, keep_scale);
   }
+}
+
+// The same mask over the stored entries of a CSR matrix: entry k is (rows[k], cols[k]).
+__global__ void dropout_entries_kernel(const float* raw, float* values, const std::int32_t* rows,
+                                       const std::int32_t* cols, std::int64_t nnz,
+                                       const std::int64_t* row_ids, std::uint64_t base,
+                                       std::uint32_t threshold, float keep_scale) {
+  for (std::int64_t k = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; k < nnz;
+       k += std::int64_t{gridDim.x} * blockDim.x)
+    values[k] = dropped(raw[k], row_ids[rows[k]], cols[k], base, threshold, keep_scale);
 }
 
 // One thread per row, the CPU's arithmetic in the CPU's order (double accumulation).
@@ -172,6 +186,15 @@ void launch_dropout(float* x, std::int64_t stride, std::int64_t rows, std::int64
                     float keep_scale, void* stream) {
   dropout_kernel<<<blocks_for(rows * cols), kThreads, 0, as_stream(stream)>>>(
       x, stride, rows, cols, row_ids, base_key, threshold, keep_scale);
+}
+
+void launch_dropout_entries(const float* raw, float* values, const std::int32_t* rows,
+                            const std::int32_t* cols, std::int64_t nnz, const std::int64_t* row_ids,
+                            std::uint64_t base_key, std::uint32_t threshold, float keep_scale,
+                            void* stream) {
+  if (nnz == 0) return;
+  dropout_entries_kernel<<<blocks_for(nnz), kThreads, 0, as_stream(stream)>>>(
+      raw, values, rows, cols, nnz, row_ids, base_key, threshold, keep_scale);
 }
 
 void launch_softmax_nll_rows(const float* logits, std::int64_t logits_stride,

@@ -23,6 +23,12 @@ void launch_scale(float* x, std::int64_t stride, std::int64_t rows, std::int64_t
 void launch_dropout(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols,
                     const std::int64_t* row_ids, std::uint64_t base_key, std::uint32_t threshold,
                     float keep_scale, void* stream);
+// values[k] = raw[k] under the dropout mask of entry (rows[k], cols[k]), the row keyed
+// by row_ids[rows[k]] (as launch_dropout's).
+void launch_dropout_entries(const float* raw, float* values, const std::int32_t* rows,
+                            const std::int32_t* cols, std::int64_t nnz, const std::int64_t* row_ids,
+                            std::uint64_t base_key, std::uint32_t threshold, float keep_scale,
+                            void* stream);
 // Writes each masked row's nll (double) into row_loss, 0 elsewhere, and its gradient.
 void launch_softmax_nll_rows(const float* logits, std::int64_t logits_stride,
                              const std::int32_t* labels, const std::uint8_t* mask, double inv_norm,
@@ -36,6 +42,12 @@ void launch_adam(float* param, const float* grad, float* m, float* v, std::int64
 void launch_argmax_rows(const float* logits, std::int64_t stride, std::int64_t rows,
                         std::int64_t cols, const std::int32_t* labels, const std::uint8_t* mask,
                         std::int32_t* correct, void* stream);
+// out[k] = values[source[k]], k < n (a transpose's values from the original's).
+void launch_gather_values(const float* values, const std::int64_t* source, std::int64_t n,
+                          float* out, void* stream);
+// out[rows[k] * stride + cols[k]] = values[k], k < nnz (distinct entries).
+void launch_scatter_entries(const float* values, const std::int32_t* rows, const std::int32_t* cols,
+                            std::int64_t nnz, float* out, std::int64_t stride, void* stream);
 // packed row i = rows[list[i]]; and back, rows[list[i]] = (or +=) packed row i.
 void launch_gather_rows(const float* rows, std::int64_t stride, std::int64_t cols,
                         const std::int32_t* list, std::int64_t n, float* packed, void* stream);

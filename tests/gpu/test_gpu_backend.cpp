@@ -55,9 +55,65 @@ TEST_CASE("the CUDA backend's gather, scatter, column sums, axpy and scale equal
     }
 }
 
+// The entries of m with |value| > 0.5 (a sparse matrix with about half its entries).
+Csr sparse_part(const Matrix& m) {
+  Csr c;
+  c.rows = static_cast<LocalId>(m.rows());
+  c.cols = static_cast<LocalId>(m.cols());
+  for (std::int64_t r = 0; r < m.rows(); ++r) {
+    for (std::int64_t k = 0; k < m.cols(); ++k)
+      if (std::abs(m.at(r, k)) > 0.5f) {
+        c.indices.push_back(static_cast<LocalId>(k));
+        c.values.push_back(m.at(r, k));
+      }
+    c.offsets.push_back(static_cast<EdgeOffset>(c.indices.size()));
+  }
+  return c;
+}
+
+// X · W, Xᵀ · D and X itself under dropout, then raw again, on one backend, flattened.
+std::vector<float> sparse_ops(const kernels::Backend& b, const Csr& x, const Matrix& w,
+                              const Matrix& d) {
+  const auto features = b.sparse_features(x.view());
+  std::vector<GlobalId> ids(static_cast<std::size_t>(x.rows));
+  std::iota(ids.begin(), ids.end(), GlobalId{40});
+  const kernels::Buffer id = kernels::to_backend<GlobalId>(b, ids);
+  kernels::Tensor y(b, x.rows, w.cols()), g(b, x.cols, d.cols()), dense(b, x.rows, x.cols);
+  const kernels::Tensor wt = kernels::to_backend(b, w.view()),
+                        dt = kernels::to_backend(b, d.view());
+  std::vector<float> all;
+  for (float p : {0.5f, 0.0f}) {
+    features->dropout(id.as<GlobalId>(), p, 7, 3, 0);
+    features->multiply(wt.view(), y.view());
+    features->multiply_transposed(dt.view(), g.view(), 0.0f);
+    features->to_dense(dense.view());
+    for (const kernels::Tensor* t : {&y, &g, &dense}) {
+      const Matrix host = kernels::to_host(b, *t);
+      all.insert(all.end(), host.storage().begin(), host.storage().end());
+    }
+  }
+  return all;
+}
+
+TEST_CASE("sparse features on the CUDA backend: dropout masks and products equal the CPU's",
+          "[gpu][backend]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  const auto cpu = kernels::make_cpu_backend();
+  const auto cuda = kernels::make_cuda_backend(context);
+  for (std::int64_t rows : {1, 31, 257})
+    for (std::int64_t cols : {1, 33, 96}) {
+      INFO(rows << " x " << cols);
+      const Csr x = sparse_part(random_matrix(rows, cols, 3));
+      const Matrix w = random_matrix(cols, 17, 4), d = random_matrix(rows, 9, 5);
+      require_close(sparse_ops(*cuda, x, w, d), sparse_ops(*cpu, x, w, d), 1e-5f);
+    }
+}
+
 // Logits, gradients and weights after one training step on one backend, flattened.
 std::vector<float> one_step(const kernels::Backend& b, const Csr& a_hat, const Matrix& features,
-                            const std::vector<std::int32_t>& labels, int layers, ModelKind kind) {
+                            const std::vector<std::int32_t>& labels, int layers, ModelKind kind,
+                            bool sparse) {
   ModelConfig config{static_cast<int>(features.cols()), 24, 5, layers, 0.5f, true, 3, kind};
   const std::unique_ptr<BackendModel> built = make_backend_model(config, b);
   BackendModel& model = *built;
@@ -65,11 +121,13 @@ std::vector<float> one_step(const kernels::Backend& b, const Csr& a_hat, const M
   std::vector<GlobalId> ids(static_cast<std::size_t>(a_hat.rows));
   std::iota(ids.begin(), ids.end(), GlobalId{0});
   const std::vector<std::uint8_t> mask(ids.size(), 1);
-  const kernels::Tensor x = kernels::to_backend(b, features.view());
+  const Csr sparse_x = sparse_part(features);
+  BackendFeatures x =
+      sparse ? BackendFeatures(b, sparse_x.view()) : BackendFeatures(b, features.view());
   const kernels::Buffer id = kernels::to_backend<GlobalId>(b, ids);
   const kernels::Buffer y = kernels::to_backend<std::int32_t>(b, labels);
   const kernels::Buffer m = kernels::to_backend<std::uint8_t>(b, mask);
-  const kernels::Tensor& logits = model.forward(aggregator, x.view(), id.as<GlobalId>(), true, 2);
+  const kernels::Tensor& logits = model.forward(aggregator, x, id.as<GlobalId>(), true, 2);
   kernels::Tensor grad(b, logits.rows(), logits.cols());
   const double loss = b.masked_log_softmax_nll(logits.view(), y.as<std::int32_t>(),
                                                m.as<std::uint8_t>(), 100.0, grad.view());
@@ -96,12 +154,14 @@ TEST_CASE("GCN and GCNII training steps on the CUDA backend equal the CPU backen
   for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<std::int32_t>(i % 5);
   for (ModelKind kind : {ModelKind::kGcn, ModelKind::kGcnii})
     for (std::int64_t features : {12, 40})  // aggregate-first and transform-first layer 0
-      for (int layers : {2, 3}) {
-        INFO(model_kind_name(kind) << ", " << features << " features, " << layers << " layers");
-        const Matrix x = random_matrix(301, features, 5);
-        require_close(one_step(*cuda, a_hat, x, labels, layers, kind),
-                      one_step(*cpu, a_hat, x, labels, layers, kind), 1e-4f);
-      }
+      for (int layers : {2, 3})
+        for (bool sparse : {false, true}) {
+          INFO(model_kind_name(kind) << ", " << features << (sparse ? " sparse" : " dense")
+                                     << " features, " << layers << " layers");
+          const Matrix x = random_matrix(301, features, 5);
+          require_close(one_step(*cuda, a_hat, x, labels, layers, kind, sparse),
+                        one_step(*cpu, a_hat, x, labels, layers, kind, sparse), 1e-4f);
+        }
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // the CUDA backend against the CPU backend: two stages as threads of this process, the
 // chunks flowing between them through the schedule's passes (device staging on the GPU,
 // the in-process communicator on the CPU), three epochs that read history, delay stale
-// gradients and step Adam. Skips with a message when no CUDA device answers.
+// gradients and step Adam; and the halo exchange of graph and hybrid mode. Skips with a
+// message when no CUDA device answers.
 #include <catch2/catch.hpp>
 #include <optional>
 
@@ -11,6 +12,7 @@
 #include "strata/comm/in_process_communicator.h"
 #include "strata/core/random.h"
 #include "strata/layers/backend_model.h"
+#include "strata/pipeline/backend_halo_exchange.h"
 #include "strata/pipeline/backend_stage.h"
 #include "strata/pipeline/stage_passes.h"
 
@@ -108,6 +110,52 @@ TEST_CASE("two pipeline stages on the CUDA backend train as on the CPU backend",
       for (std::size_t i = 0; i < gpu.size(); ++i)
         REQUIRE(gpu[i] == Approx(cpu[i]).epsilon(1e-4).margin(1e-4));
     }
+}
+
+// Rank q of `ranks` owns rows [0, 40) and holds a halo of 7 rows from each other rank:
+// peer q' sends its rows 3, 8, 13, ... to q. The halo rows forward, then the whole
+// buffer's rows (halo included) as gradients backward; the buffer after both, flattened.
+std::vector<float> halo_round_trip(const kernels::Backend& b, Communicator& data, int ranks) {
+  constexpr LocalId kOwned = 40, kPerPeer = 7;
+  HaloPlan plan;
+  plan.send.resize(static_cast<std::size_t>(ranks));
+  plan.recv.resize(static_cast<std::size_t>(ranks));
+  LocalId next_halo = kOwned;
+  for (int q = 0; q < ranks; ++q) {
+    if (q == data.rank()) continue;
+    for (LocalId i = 0; i < kPerPeer; ++i) {
+      plan.send[q].push_back(static_cast<LocalId>((3 + 5 * i + data.rank()) % kOwned));
+      plan.recv[q].push_back(next_halo++);
+    }
+  }
+  const Matrix host =
+      test::random_matrix(next_halo, 13, 9 + static_cast<std::uint64_t>(data.rank()));
+  kernels::Tensor rows = kernels::to_backend(b, host.view());
+  BackendHaloExchange exchange(plan, data, b);
+  exchange.forward(rows.view(), CommCategory::kHaloForward);
+  exchange.backward(rows.view(), CommCategory::kHaloBackward);
+  return kernels::to_host(b, rows).storage();
+}
+
+TEST_CASE("the halo exchange on the CUDA backend moves and adds rows as on the CPU backend",
+          "[gpu][backend]") {
+  if (test::no_device()) return;
+  for (int ranks : {2, 3}) {
+    INFO(ranks << " ranks");
+    std::vector<std::vector<float>> on_cpu(static_cast<std::size_t>(ranks)), on_gpu = on_cpu;
+    run_in_process(ranks, [&](Communicator& host) {
+      on_cpu[host.rank()] = halo_round_trip(*kernels::make_cpu_backend(), host, ranks);
+      gpu::Context context(0);
+      const auto backend = kernels::make_cuda_backend(context);
+      DeviceStagingCommunicator data(host.split(0, host.rank()), context);
+      on_gpu[host.rank()] = halo_round_trip(*backend, data, ranks);
+    });
+    for (int r = 0; r < ranks; ++r) {
+      REQUIRE(on_gpu[r].size() == on_cpu[r].size());
+      for (std::size_t i = 0; i < on_gpu[r].size(); ++i)
+        REQUIRE(on_gpu[r][i] == Approx(on_cpu[r][i]));
+    }
+  }
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include "strata/layers/gcn_model.h"
 #include "strata/layers/local_aggregator.h"
 #include "strata/layers/optimizer.h"
-#include "strata/layers/sparse_features.h"
+#include "strata/kernels/sparse_features.h"
 
 namespace strata {
 namespace {

@@ -82,6 +82,25 @@ class SparseMatrix {
   virtual void multiply(ConstMatrixView x, MatrixView y, float beta = 0.0f) = 0;
 };
 
+// Sparse input features in a backend's memory (sparse_features.h's twin): X and Xᵀ with
+// their current values, the raw ones or those of the last dropout, which draws
+// kernels::dropout_csr's mask (the dense dropout's, entry for entry).
+class SparseFeatureMatrix {
+ public:
+  virtual ~SparseFeatureMatrix() = default;
+  virtual LocalId rows() const = 0;
+  virtual LocalId cols() const = 0;
+  virtual void reset() = 0;
+  // row_ids: rows() global ids in the backend's memory.
+  virtual void dropout(const GlobalId* row_ids, float p, std::uint64_t seed, std::int64_t epoch,
+                       std::int32_t layer) = 0;
+  // y = X · w + beta · y, and g = Xᵀ · d + beta · g.
+  virtual void multiply(ConstMatrixView w, MatrixView y, float beta = 0.0f) = 0;
+  virtual void multiply_transposed(ConstMatrixView d, MatrixView g, float beta = 0.0f) = 0;
+  // out (rows x cols) = X with the current values.
+  virtual void to_dense(MatrixView out) = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -96,6 +115,8 @@ class Backend {
   virtual void synchronize() const = 0;
 
   virtual std::unique_ptr<SparseMatrix> sparse(CsrView a) const = 0;
+  // x must carry values.
+  virtual std::unique_ptr<SparseFeatureMatrix> sparse_features(CsrView x) const = 0;
   // kernels.h's operations of the same names.
   virtual void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b,
                     float beta, MatrixView c) const = 0;

@@ -76,6 +76,8 @@ class DeviceCsr {
   const void* offsets() const { return offsets_.data(); }
   const void* indices() const { return indices_.data(); }
   const float* values() const { return static_cast<const float*>(values_.data()); }
+  // Written in place by sparse dropout; the SpMM plans read them at every run.
+  float* values() { return static_cast<float*>(values_.data()); }
 
  private:
   LocalId rows_, cols_;

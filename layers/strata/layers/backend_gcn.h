@@ -12,7 +12,7 @@ class BackendGcnModel : public BackendModel {
   // config.kind must be gcn.
   BackendGcnModel(const ModelConfig& config, const kernels::Backend& backend);
 
-  const kernels::Tensor& forward(Aggregator& aggregator, ConstMatrixView features,
+  const kernels::Tensor& forward(Aggregator& aggregator, BackendFeatures& features,
                                  const GlobalId* row_ids, bool training,
                                  std::int64_t epoch) override;
   void backward(Aggregator& aggregator, ConstMatrixView grad_logits) override;
@@ -22,7 +22,7 @@ class BackendGcnModel : public BackendModel {
   std::size_t tensor_of(int l) const {
     return static_cast<std::size_t>(l) * (config_.bias ? 2 : 1);
   }
-  ConstMatrixView layer_input(int l, ConstMatrixView features);
+  ConstMatrixView layer_input(int l);
   void forward_layer(Aggregator& aggregator, int l, ConstMatrixView x);
   void backward_layer(Aggregator& aggregator, int l, ConstMatrixView grad_y);
 

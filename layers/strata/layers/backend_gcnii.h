@@ -13,8 +13,12 @@ struct BackendLinear {
   std::size_t tensor = 0;
   void forward(const kernels::Backend& b, const FlatParameters& p, ConstMatrixView x,
                MatrixView y) const;
+  void forward(const kernels::Backend& b, const FlatParameters& p, BackendFeatures& x,
+               MatrixView y) const;
   // dW += xᵀ grad_y, db += column sums of grad_y.
   void accumulate(const kernels::Backend& b, FlatParameters& p, ConstMatrixView x,
+                  ConstMatrixView grad_y) const;
+  void accumulate(const kernels::Backend& b, FlatParameters& p, BackendFeatures& x,
                   ConstMatrixView grad_y) const;
   // grad_x = grad_y Wᵀ.
   void input_grad(const kernels::Backend& b, const FlatParameters& p, ConstMatrixView grad_y,
@@ -41,7 +45,7 @@ class BackendGcniiModel : public BackendModel {
   // config.kind must be gcnii.
   BackendGcniiModel(const ModelConfig& config, const kernels::Backend& backend);
 
-  const kernels::Tensor& forward(Aggregator& aggregator, ConstMatrixView features,
+  const kernels::Tensor& forward(Aggregator& aggregator, BackendFeatures& features,
                                  const GlobalId* row_ids, bool training,
                                  std::int64_t epoch) override;
   void backward(Aggregator& aggregator, ConstMatrixView grad_logits) override;
@@ -52,8 +56,7 @@ class BackendGcniiModel : public BackendModel {
 
   BackendLinear input_, output_;
   std::vector<BackendGcniiConv> convs_;
-  ConstMatrixView x_;  // the input as forward used it (after dropout)
-  kernels::Tensor dropped_x_, h0_, q_, logits_;
+  kernels::Tensor h0_, q_, logits_;
   std::vector<kernels::Tensor> p_, s_, y_;  // per conv: dropped input, s, ReLU output
   kernels::Tensor grad_h_, grad_h0_, grad_z_;
 };

@@ -1,9 +1,9 @@
 // A model on a kernels::Backend (what --device cuda trains): its parameters, activations
 // and gradients live in the backend's memory, so on the CUDA backend a training step never
 // leaves the device. BackendGcnModel and BackendGcniiModel compute what GcnModel and
-// GcniiModel compute, with the same dropout masks and the same product order (so the same
-// exchanges); gradients are summed in float by the backend's GEMMs rather than in double,
-// so results agree with the CPU models to float rounding, not bit for bit.
+// GcniiModel compute, from dense or sparse input, with the same dropout masks and the same product
+// order (so the same exchanges); gradients are summed in float by the backend's GEMMs rather than
+// in double, so results agree with the CPU models to float rounding, not bit for bit.
 //
 // The aggregator is handed views in the backend's memory. The parameters are one
 // FlatParameters in parameter_shapes order, starting at the CPU model's initial values.
@@ -13,6 +13,7 @@
 
 #include "strata/kernels/backend.h"
 #include "strata/layers/aggregator.h"
+#include "strata/layers/backend_features.h"
 #include "strata/layers/flat_parameters.h"
 #include "strata/layers/model.h"
 #include "strata/layers/optimizer.h"
@@ -24,10 +25,10 @@ class BackendModel {
   BackendModel(const ModelConfig& config, const kernels::Backend& backend);
   virtual ~BackendModel() = default;
 
-  // Logits (owned x classes) for the owned rows; features (owned x F, dense) and row_ids
-  // (owned global ids, keying dropout) are in backend memory and must stay unchanged until
-  // backward, as must the returned tensor.
-  virtual const kernels::Tensor& forward(Aggregator& aggregator, ConstMatrixView features,
+  // Logits (owned x classes) for the owned rows. features (owned x F; the model applies
+  // the input dropout to it) and row_ids (owned global ids in backend memory, keying
+  // dropout) must stay until backward, as must the returned tensor.
+  virtual const kernels::Tensor& forward(Aggregator& aggregator, BackendFeatures& features,
                                          const GlobalId* row_ids, bool training,
                                          std::int64_t epoch) = 0;
   // Adds d loss / d parameters of the last forward to the gradients.
@@ -37,7 +38,8 @@ class BackendModel {
   const FlatParameters& parameters() const { return parameters_; }
 
  protected:
-  void begin(Aggregator& aggregator, ConstMatrixView features, const GlobalId* row_ids,
+  // Checks the shapes, keeps the pass's settings and drops the features' input.
+  void begin(Aggregator& aggregator, BackendFeatures& features, const GlobalId* row_ids,
              bool training, std::int64_t epoch);
   bool dropping() const { return training_ && config_.dropout > 0.0f; }
   void drop(MatrixView m, int layer) const;
@@ -48,6 +50,7 @@ class BackendModel {
   ModelConfig config_;
   const kernels::Backend& backend_;
   FlatParameters parameters_;
+  BackendFeatures* features_ = nullptr;
   const GlobalId* row_ids_ = nullptr;
   bool training_ = false;
   std::int64_t epoch_ = 0;

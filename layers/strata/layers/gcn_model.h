@@ -4,9 +4,9 @@
 #include <span>
 #include <vector>
 
+#include "strata/kernels/sparse_features.h"
 #include "strata/layers/gcn_layer.h"
 #include "strata/layers/model.h"
-#include "strata/layers/sparse_features.h"
 
 namespace strata {
 

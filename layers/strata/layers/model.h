@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "strata/core/matrix.h"
+#include "strata/kernels/sparse_features.h"
 #include "strata/layers/aggregator.h"
 #include "strata/layers/parameter.h"
-#include "strata/layers/sparse_features.h"
 
 namespace strata {
 

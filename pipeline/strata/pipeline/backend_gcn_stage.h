@@ -44,10 +44,9 @@ class BackendGcnStage : public BackendStage {
   int first_, last_;
   std::vector<int> widths_;
   std::vector<Layer> layers_;
-  ConstMatrixView layer0_input_;  // the (dropped) features layer 0 multiplied this epoch
-  kernels::Tensor input_raw_;     // stage > 0: received rows before dropout
-  kernels::Tensor output_grad_;   // d loss / d Y of the last layer
-  kernels::Tensor input_grad_;    // stage > 0: d loss / d raw input
+  kernels::Tensor input_raw_;    // stage > 0: received rows before dropout
+  kernels::Tensor output_grad_;  // d loss / d Y of the last layer
+  kernels::Tensor input_grad_;   // stage > 0: d loss / d raw input
 };
 
 }  // namespace strata

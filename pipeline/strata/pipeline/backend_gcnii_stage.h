@@ -43,7 +43,6 @@ class BackendGcniiStage : public BackendStage {
   int hidden_;
   std::optional<BackendLinear> input_, output_;
   std::vector<Conv> convs_;
-  ConstMatrixView input_x_;                   // the (dropped) features the input layer read
   kernels::Tensor h0_;                        // N x H
   kernels::Tensor boundary_in_, grad_in_;     // stage > 0: [h | h0] received, [dh | dh0] sent
   kernels::Tensor boundary_out_, grad_out_;   // not last: [h | h0] sent, [dh | dh0] received

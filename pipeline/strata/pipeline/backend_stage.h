@@ -2,17 +2,19 @@
 // hybrid). BackendGcnStage and BackendGcniiStage compute what GcnStage and GcniiStage
 // compute, step for step, with their full-size buffers (the history included), their
 // parameters and gradients in the backend's memory. Gradients are summed in float (in
-// double on the CPU stages), so the two agree to float rounding, not bit for bit. Features
-// are uploaded dense. Every tensor starts at zero, as a host Matrix does, so the history of
+// double on the CPU stages), so the two agree to float rounding, not bit for bit. Sparse
+// features stay sparse. Every tensor starts at zero, as a host Matrix does, so the history of
 // the first epoch reads zeros on every backend.
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "strata/datasets/feature_matrix.h"
 #include "strata/kernels/backend.h"
+#include "strata/layers/backend_features.h"
 #include "strata/layers/flat_parameters.h"
 #include "strata/pipeline/pipeline_stage.h"
 
@@ -72,8 +74,8 @@ class BackendStage : public StageFlow {
  protected:
   bool dropping() const { return training_ && model_.dropout > 0.0f; }
   void drop(MatrixView m, const ChunkBlock& b, int layer) const;
-  // The features, after input dropout when training (stage with layer 0 only).
-  ConstMatrixView dropped_features();
+  // The features with this pass's input dropout (stage with layer 0 only).
+  BackendFeatures& dropped_features();
   // out = g[b], and g[b] restarts at zero (stage_buffers.h's take_gradient).
   void take_gradient(kernels::Tensor& g, const ChunkBlock& b, MatrixView out) const;
   void zero(kernels::Tensor& t) const;
@@ -90,7 +92,7 @@ class BackendStage : public StageFlow {
   StaleGrad stale_;
   BackendStageHalo* halo_;
   FlatParameters parameters_;
-  kernels::Tensor features_, dropped_features_;
+  std::optional<BackendFeatures> features_;
   std::int64_t epoch_ = 0;
   bool training_ = false;
 
@@ -104,6 +106,9 @@ inline MatrixView rows(kernels::Tensor& t, const ChunkBlock& b) {
 inline ConstMatrixView rows(const kernels::Tensor& t, const ChunkBlock& b) {
   return t.view().rows_range(b.begin, b.end);
 }
+
+// A FeatureMatrix in a backend's memory, dense or sparse as it is.
+BackendFeatures backend_features(const kernels::Backend& backend, const FeatureMatrix& features);
 
 // The model's parameter tensors that the stage of layers [first, last) holds: [begin, end).
 std::pair<std::size_t, std::size_t> stage_tensor_range(const ModelConfig& model, int first,

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "strata/datasets/feature_matrix.h"
+#include "strata/kernels/sparse_features.h"
 #include "strata/layers/gcn_layer.h"
-#include "strata/layers/sparse_features.h"
 #include "strata/pipeline/pipeline_stage.h"
 #include "strata/pipeline/stage_halo.h"
 

@@ -10,9 +10,9 @@
 #include <optional>
 #include <vector>
 
+#include "strata/kernels/sparse_features.h"
 #include "strata/layers/gcnii_conv.h"
 #include "strata/layers/linear.h"
-#include "strata/layers/sparse_features.h"
 #include "strata/pipeline/pipeline_stage.h"
 #include "strata/pipeline/stage_halo.h"
 

@@ -8,7 +8,7 @@
 
 #include "strata/core/matrix.h"
 #include "strata/datasets/feature_matrix.h"
-#include "strata/layers/sparse_features.h"
+#include "strata/kernels/sparse_features.h"
 #include "strata/pipeline/chunk_layout.h"
 
 namespace strata::stage {

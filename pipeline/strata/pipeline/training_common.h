@@ -8,9 +8,9 @@
 
 #include "strata/datasets/feature_matrix.h"
 #include "strata/kernels/kernels.h"
+#include "strata/kernels/sparse_features.h"
 #include "strata/layers/model.h"
 #include "strata/layers/optimizer.h"
-#include "strata/layers/sparse_features.h"
 #include "strata/pipeline/train_config.h"
 
 namespace strata {

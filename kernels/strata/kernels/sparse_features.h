@@ -11,6 +11,10 @@
 
 namespace strata {
 
+// x's transpose (pattern only, values zero); source[k] = the entry of x that became entry
+// k of the transpose (counting sort, so each row of the transpose is in x's row order).
+Csr transpose_with_source(CsrView x, std::vector<EdgeOffset>& source);
+
 class SparseFeatures {
  public:
   // x (with values) must outlive this object: its offsets, indices and values are read

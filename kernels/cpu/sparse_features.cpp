@@ -1,14 +1,12 @@
-#include "strata/layers/sparse_features.h"
+#include "strata/kernels/sparse_features.h"
 
 #include <algorithm>
 
 #include "strata/kernels/kernels.h"
 
 namespace strata {
-namespace {
 
-// Counting-sort transpose of x's pattern; source[k] = the entry of x that became entry k.
-Csr transpose_pattern(CsrView x, std::vector<EdgeOffset>& source) {
+Csr transpose_with_source(CsrView x, std::vector<EdgeOffset>& source) {
   Csr t;
   t.rows = x.cols;
   t.cols = x.rows;
@@ -29,11 +27,9 @@ Csr transpose_pattern(CsrView x, std::vector<EdgeOffset>& source) {
   return t;
 }
 
-}  // namespace
-
 SparseFeatures::SparseFeatures(CsrView x) : x_(x) {
   STRATA_CHECK(x.values != nullptr || x.nnz() == 0, "SparseFeatures: x has no values");
-  transposed_ = transpose_pattern(x_, source_);
+  transposed_ = transpose_with_source(x_, source_);
   values_.resize(static_cast<std::size_t>(x.nnz()));
   raw_ = false;
   reset();

@@ -1,0 +1,56 @@
+#include "strata/layers/backend_features.h"
+
+namespace strata {
+
+BackendFeatures::BackendFeatures(const kernels::Backend& backend, ConstMatrixView dense)
+    : backend_(backend), raw_(kernels::to_backend(backend, dense)) {}
+
+BackendFeatures::BackendFeatures(const kernels::Backend& backend, CsrView sparse)
+    : backend_(backend), sparse_(backend.sparse_features(sparse)) {}
+
+std::int64_t BackendFeatures::rows() const {
+  return sparse_ ? sparse_->rows() : raw_.rows();
+}
+
+std::int64_t BackendFeatures::cols() const {
+  return sparse_ ? sparse_->cols() : raw_.cols();
+}
+
+void BackendFeatures::drop(const GlobalId* row_ids, float p, std::uint64_t seed,
+                           std::int64_t epoch) {
+  if (sparse_) {
+    if (p > 0.0f)
+      sparse_->dropout(row_ids, p, seed, epoch, 0);
+    else
+      sparse_->reset();
+    return;
+  }
+  dropping_ = p > 0.0f;
+  if (!dropping_) return;
+  kernels::shaped(backend_, dropped_, raw_.rows(), raw_.cols());
+  backend_.copy(raw_.view(), dropped_.view());
+  backend_.dropout(dropped_.view(), row_ids, p, seed, epoch, 0);
+}
+
+void BackendFeatures::multiply(ConstMatrixView w, MatrixView y) {
+  if (sparse_)
+    sparse_->multiply(w, y);
+  else
+    backend_.gemm(false, false, 1.0f, dense(), w, 0.0f, y);
+}
+
+void BackendFeatures::accumulate_transposed(ConstMatrixView g, MatrixView dw) {
+  if (sparse_)
+    sparse_->multiply_transposed(g, dw, 1.0f);
+  else
+    backend_.gemm(true, false, 1.0f, dense(), g, 1.0f, dw);
+}
+
+ConstMatrixView BackendFeatures::dense() {
+  if (!sparse_) return dropping_ ? dropped_.view() : raw_.view();
+  kernels::shaped(backend_, expanded_, rows(), cols());
+  sparse_->to_dense(expanded_.view());
+  return expanded_.view();
+}
+
+}  // namespace strata

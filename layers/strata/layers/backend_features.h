@@ -1,0 +1,38 @@
+// A model's input features in a backend's memory, dense or sparse (sparse input stays
+// sparse on the device: X and Xᵀ in CSR), with the pass's input dropout (mask layer 0, the
+// same mask for both) applied to a copy, so the raw features never change.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "strata/kernels/backend.h"
+
+namespace strata {
+
+class BackendFeatures {
+ public:
+  BackendFeatures(const kernels::Backend& backend, ConstMatrixView dense);
+  BackendFeatures(const kernels::Backend& backend, CsrView sparse);  // with values
+
+  std::int64_t rows() const;
+  std::int64_t cols() const;
+  bool is_sparse() const { return sparse_ != nullptr; }
+
+  // This pass's X: under input dropout p keyed by row_ids (rows() global ids in backend
+  // memory), or the raw features when p = 0. Every call below reads this pass's X.
+  void drop(const GlobalId* row_ids, float p, std::uint64_t seed, std::int64_t epoch);
+  // y = X · w, and dw += Xᵀ · g.
+  void multiply(ConstMatrixView w, MatrixView y);
+  void accumulate_transposed(ConstMatrixView g, MatrixView dw);
+  // X as a dense matrix (sparse X is expanded into a buffer kept for the purpose).
+  ConstMatrixView dense();
+
+ private:
+  const kernels::Backend& backend_;
+  kernels::Tensor raw_, dropped_;  // dense input, and its dropped copy
+  bool dropping_ = false;
+  std::unique_ptr<kernels::SparseFeatureMatrix> sparse_;
+  kernels::Tensor expanded_;  // sparse input as dense, when asked for
+};
+
+}  // namespace strata
