@@ -11,10 +11,11 @@
 #                                  test_gpu, test_gpu_backend, test_gpu_stages and
 #                                  test_gpu_comm, then bench_gpu
 #                                  (SpMM) on a 2M-vertex R-MAT graph and bench_gpu_train (GCN
-#                                  epochs, 2 and 16 layers, GPU against CPU) on a 2M-vertex SBM
+#                                  epochs at 2 and 16 layers, GCNII at 16, GPU against CPU) on
+#                                  a 2M-vertex SBM
 # Environment: STRATA_GPU_ARCH (CUDA architectures, default 90), STRATA_GPU_NODES (R-MAT
 # vertices for the benchmark, default 2097152), JOBS (default nproc).
-# bench_gpu_train times BackendGcnModel, the model `strata train --device cuda` runs; the
+# bench_gpu_train times the backend models `strata train --device cuda` runs; the
 # CLI itself needs MPI and METIS, which this kernels-only build leaves out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -87,7 +88,7 @@ fi
 if [[ $status != 2 ]]; then
   log "bench_gpu: cuSPARSE SpMM against the device copy bandwidth"
   "$build/bin/bench_gpu" "${STRATA_GPU_NODES:-2097152}" 16 | tee "$build/bench_gpu.csv" || status=1
-  log "bench_gpu_train: GCN epoch time, 2 and 16 layers, CUDA backend against the CPU backend"
+  log "bench_gpu_train: GCN (2, 16 layers) and GCNII (16) epoch time, CUDA against the CPU backend"
   "$build/bin/bench_gpu_train" "${STRATA_GPU_NODES:-2097152}" 2 64 | tee "$build/bench_gpu_train.csv" ||
     status=1
 fi
