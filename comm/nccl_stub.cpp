@@ -47,6 +47,9 @@ void NcclCommunicator::do_broadcast(std::span<std::byte>, int) {
 void NcclCommunicator::do_barrier() {
   no_nccl();
 }
+void NcclCommunicator::do_flush() {
+  no_nccl();
+}
 std::unique_ptr<RequestState> NcclCommunicator::do_isend(int, int, std::span<const std::byte>) {
   no_nccl();
 }

@@ -15,6 +15,9 @@ std::span<std::byte> bytes(MatrixView m) {
 
 }  // namespace
 
+// A chunk's rows are received just before it runs and sent as soon as it has run; the
+// send is flushed, so that a communicator that holds posts back until a wait (NCCL)
+// starts it now and the next stage can work on the chunk while this one runs the next.
 double forward_pass(const StagePasses& passes, StageFlow& stage,
                     const std::vector<ChunkBlock>& blocks, const std::vector<int>& order,
                     bool training, const std::function<double(const ChunkBlock&)>& chunk_loss) {
@@ -23,21 +26,19 @@ double forward_pass(const StagePasses& passes, StageFlow& stage,
   const bool last = rank + 1 == pipe.size();
   const int base = training ? 0 : 2 * passes.chunks;
   const CommCategory category = training ? CommCategory::kStageForward : CommCategory::kEval;
-  std::vector<Request> receives, sends;
-  if (rank > 0)
-    for (int c : order)
-      receives.push_back(
-          pipe.irecv(rank - 1, base + c, bytes(stage.input_rows(blocks[c])), category));
+  std::vector<Request> sends;
   double loss = 0;
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const ChunkBlock& b = blocks[order[i]];
-    if (rank > 0) pipe.wait(receives[i]);
+  for (const int c : order) {
+    const ChunkBlock& b = blocks[c];
+    if (rank > 0) pipe.recv(rank - 1, base + c, bytes(stage.input_rows(b)), category);
     stage.forward(b);
-    if (passes.trace) passes.trace->push_back({training ? 'f' : 'e', order[i]});
-    if (!last)
-      sends.push_back(pipe.isend(rank + 1, base + order[i], bytes(stage.output_rows(b)), category));
-    else if (training)
+    if (passes.trace) passes.trace->push_back({training ? 'f' : 'e', c});
+    if (!last) {
+      sends.push_back(pipe.isend(rank + 1, base + c, bytes(stage.output_rows(b)), category));
+      pipe.flush();
+    } else if (training) {
       loss += chunk_loss(b);
+    }
   }
   pipe.wait_all(sends);
   return loss;
@@ -49,21 +50,19 @@ void backward_pass(const StagePasses& passes, StageFlow& stage,
   const int rank = pipe.rank();
   const bool last = rank + 1 == pipe.size();
   const int base = passes.chunks;
-  std::vector<Request> receives, sends;
-  if (!last)
-    for (auto it = order.rbegin(); it != order.rend(); ++it)
-      receives.push_back(pipe.irecv(rank + 1, base + *it,
-                                    bytes(stage.output_grad_rows(blocks[*it])),
-                                    CommCategory::kStageBackward));
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const int c = order[order.size() - 1 - i];
-    const ChunkBlock& b = blocks[c];
-    if (!last) pipe.wait(receives[i]);
+  std::vector<Request> sends;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const ChunkBlock& b = blocks[*it];
+    if (!last)
+      pipe.recv(rank + 1, base + *it, bytes(stage.output_grad_rows(b)),
+                CommCategory::kStageBackward);
     stage.backward(b);
-    if (passes.trace) passes.trace->push_back({'b', c});
-    if (rank > 0)
-      sends.push_back(pipe.isend(rank - 1, base + c, bytes(stage.input_grad_rows(b)),
+    if (passes.trace) passes.trace->push_back({'b', *it});
+    if (rank > 0) {
+      sends.push_back(pipe.isend(rank - 1, base + *it, bytes(stage.input_grad_rows(b)),
                                  CommCategory::kStageBackward));
+      pipe.flush();
+    }
   }
   stage.end_backward();
   pipe.wait_all(sends);

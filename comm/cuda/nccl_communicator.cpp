@@ -227,6 +227,10 @@ void NcclCommunicator::launch_pending() {
   STRATA_NCCL_CHECK(ncclGroupEnd());
 }
 
+void NcclCommunicator::do_flush() {
+  launch_pending();
+}
+
 void NcclCommunicator::do_wait(RequestState&) {
   launch_pending();
   wait_stream("wait");

@@ -66,6 +66,11 @@ class Communicator {
                 CommCategory category = CommCategory::kControl);
   void wait(Request& request);
   void wait_all(std::span<Request> requests);
+  // Starts the sends and receives posted so far that this communicator holds back until a
+  // wait (NCCL launches them in groups there); elsewhere every post starts at once and
+  // this does nothing. A pipeline stage flushes each chunk it sends, so that the next
+  // stage can start on it while this one works on the next chunk.
+  void flush() { do_flush(); }
   void send(int peer, int tag, std::span<const std::byte> data, CommCategory category);
   void recv(int peer, int tag, std::span<std::byte> data,
             CommCategory category = CommCategory::kControl);
@@ -92,6 +97,7 @@ class Communicator {
                                                  std::span<const std::byte> data) = 0;
   virtual std::unique_ptr<RequestState> do_irecv(int peer, int tag, std::span<std::byte> data) = 0;
   virtual void do_wait(RequestState& state) = 0;
+  virtual void do_flush() {}
   virtual std::unique_ptr<Communicator> do_split(int color, int key) = 0;
 
  private:

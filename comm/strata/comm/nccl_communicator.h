@@ -4,8 +4,8 @@
 // the Communicator front end exactly as for MPI.
 //
 // Point-to-point: isend/irecv are queued and launched together, as one NCCL group, by the
-// first wait after them (a batch), so every transfer a rank posts before waiting proceeds
-// at once (NCCL has no buffering: a send completes only when its receiver's matching recv
+// first wait or flush() after them (a batch), so every transfer a rank posts before waiting
+// proceeds at once (NCCL has no buffering: a send completes only when its receiver's matching recv
 // runs). NCCL has no tags and matches the messages between two ranks in launch order, so
 // a batch is launched sorted by (peer, tag, order posted): within a batch, messages match
 // by tag as with MPI. Across batches they match in order, so both ranks must put a
@@ -55,6 +55,7 @@ class NcclCommunicator : public Communicator {
                                          std::span<const std::byte> data) override;
   std::unique_ptr<RequestState> do_irecv(int peer, int tag, std::span<std::byte> data) override;
   void do_wait(RequestState& state) override;
+  void do_flush() override;
   std::unique_ptr<Communicator> do_split(int color, int key) override;
 
  private:

@@ -1,8 +1,8 @@
 // The two passes of a pipeline epoch over one rank's stage, whatever memory the stage
 // keeps its rows in: forward runs the chunks in `order`, receiving each chunk's input rows
 // from the previous stage and sending its output rows to the next; backward runs them in
-// reverse order, with gradient rows flowing the other way. Sends and receives are posted
-// early, so stage s works on chunk c while stage s - 1 works on c + 1.
+// reverse order, with gradient rows flowing the other way. Each chunk is sent as soon as
+// it is computed, so stage s works on chunk c while stage s - 1 works on c + 1.
 #pragma once
 #include <functional>
 #include <vector>
