@@ -8,19 +8,21 @@
 #   scripts/gpu-check.sh           on the GPU machine (third_party/debs carried along):
 #                                  unpacks them into build-gpu/prefix, builds the kernels-only
 #                                  configuration (STRATA_KERNELS_ONLY), runs test_kernels,
-#                                  test_gpu, test_gpu_backend, test_gpu_stages and
-#                                  test_gpu_comm, then bench_gpu
+#                                  test_gpu, test_gpu_backend, test_gpu_stages,
+#                                  test_gpu_trainers and test_gpu_comm, then bench_gpu
 #                                  (SpMM) on a 2M-vertex R-MAT graph and bench_gpu_train (GCN
 #                                  epochs at 2 and 16 layers, GCNII at 16, GPU against CPU) on
 #                                  a 2M-vertex SBM
 # Environment: STRATA_GPU_ARCH (CUDA architectures, default 90), STRATA_GPU_NODES (R-MAT
 # vertices for the benchmark, default 2097152), JOBS (default nproc).
-# bench_gpu_train times the backend models `strata train --device cuda` runs; the
-# CLI itself needs MPI and METIS, which this kernels-only build leaves out.
+# bench_gpu_train times the backend models `strata train --device cuda` runs, and
+# test_gpu_trainers runs the trainers of every mode with ranks as threads; the CLI itself
+# needs MPI, which this build leaves out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 debs=third_party/debs
-packages=(catch2 zlib1g-dev libopenblas0-openmp libopenblas-openmp-dev libgfortran5 libgomp1)
+packages=(catch2 zlib1g-dev libopenblas0-openmp libopenblas-openmp-dev libgfortran5 libgomp1
+          libmetis5 libmetis-dev libboost1.74-dev)
 
 if [[ ${1:-} == --fetch ]]; then
   mkdir -p "$debs"
@@ -60,8 +62,11 @@ log "configure"
 cmake -S . -B "$build" "${generator[@]}" "${cmake_args[@]}" >"$build/configure.log" 2>&1 ||
   { tail -20 "$build/configure.log"; exit 1; }
 log "build"
-cmake --build "$build" -j "${JOBS:-$(nproc)}" --target test_kernels test_gpu test_gpu_backend test_gpu_stages test_gpu_comm \
-  bench_gpu bench_gpu_train \
+targets=(test_kernels test_gpu test_gpu_backend test_gpu_stages test_gpu_comm bench_gpu bench_gpu_train)
+# test_gpu_trainers exists where CMake found METIS and Boost (the prefix's, or the system's).
+cmake --build "$build" --target help 2>/dev/null | grep -q test_gpu_trainers &&
+  targets+=(test_gpu_trainers)
+cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${targets[@]}" \
   >"$build/build.log" 2>&1 || { grep -m 20 -B2 -A6 'error' "$build/build.log"; exit 1; }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || true
 
@@ -78,6 +83,15 @@ grep -E "skipped|failed|passed" "$build/test_gpu_backend.log" | tail -4
 log "test_gpu_stages (two pipeline stages on CUDA, device staging between them, against the CPU)"
 "$build/bin/test_gpu_stages" --success --reporter compact >"$build/test_gpu_stages.log" 2>&1 || status=1
 grep -E "skipped|failed|passed" "$build/test_gpu_stages.log" | tail -4
+if [[ -x $build/bin/test_gpu_trainers ]]; then
+  log "test_gpu_trainers (every mode's trainer on CUDA, device staging, against the CPU backend)"
+  "$build/bin/test_gpu_trainers" --success --reporter compact >"$build/test_gpu_trainers.log" 2>&1 ||
+    status=1
+  grep -E "skipped|failed|passed" "$build/test_gpu_trainers.log" | tail -4
+else
+  log "test_gpu_trainers not built: METIS or Boost's headers not found"
+  status=1
+fi
 log "test_gpu_comm (NCCL and device staging against the communicator checks)"
 "$build/bin/test_gpu_comm" --success --reporter compact >"$build/test_gpu_comm.log" 2>&1 || status=1
 grep -E "skipped|failed|passed|one GPU" "$build/test_gpu_comm.log" | tail -8

@@ -1,0 +1,131 @@
+// The trainers of every mode on the CUDA backend against the CPU backend, end to end:
+// ranks are threads of this process, each with its own CUDA stream on GPU 0, moving rows
+// and gradients through device staging (NCCL wants one GPU per rank). Built where METIS and
+// Boost's headers are found (scripts/gpu-check.sh brings them); skips with a message when
+// no CUDA device answers.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "gpu_test_util.h"
+#include "strata/comm/device_staging_communicator.h"
+#include "strata/comm/in_process_communicator.h"
+#include "strata/partition/partitioner.h"
+#include "strata/pipeline/backend_pipeline.h"
+#include "strata/pipeline/backend_trainer.h"
+#include "strata/pipeline/pipeline_trainer.h"
+#include "strata/pipeline/shard.h"
+
+namespace strata {
+namespace {
+
+using Run =
+    std::function<TrainResult(Communicator&, const kernels::Backend&, const DataCommunicator&)>;
+
+// Every rank's result of run on the CUDA backend (device staging between the ranks) or on
+// the CPU backend (the host communicators themselves).
+std::vector<TrainResult> on_backend(bool on_gpu, int ranks, const Run& run) {
+  std::vector<TrainResult> results(static_cast<std::size_t>(ranks));
+  run_in_process(ranks, [&](Communicator& host) {
+    if (!on_gpu) {
+      results[host.rank()] = run(host, *kernels::make_cpu_backend(), nullptr);
+      return;
+    }
+    gpu::Context context(0);
+    const auto backend = kernels::make_cuda_backend(context);
+    const DataCommunicator staged = [&context](Communicator& c) -> std::unique_ptr<Communicator> {
+      if (c.size() == 1) return nullptr;
+      return std::make_unique<DeviceStagingCommunicator>(c.split(0, c.rank()), context);
+    };
+    results[host.rank()] = run(host, *backend, staged);
+  });
+  return results;
+}
+
+void check_close(const TrainResult& gpu, const TrainResult& cpu) {
+  REQUIRE(gpu.epochs.size() == cpu.epochs.size());
+  for (std::size_t e = 0; e < gpu.epochs.size(); ++e) {
+    INFO("epoch " << e);
+    CHECK(gpu.epochs[e].loss == Approx(cpu.epochs[e].loss).epsilon(1e-3));
+    CHECK(gpu.epochs[e].val_acc == Approx(cpu.epochs[e].val_acc).margin(0.02));
+    for (const auto& [name, bytes] : cpu.epochs[e].comm_bytes) {
+      INFO(name);
+      CHECK(gpu.epochs[e].comm_bytes.at(name) == bytes);
+    }
+  }
+  for (std::size_t t = 0; t < cpu.weights.size(); ++t)
+    for (std::size_t i = 0; i < cpu.weights[t].size(); ++i)
+      REQUIRE(gpu.weights[t][i] == Approx(cpu.weights[t][i]).margin(1e-3));
+}
+
+void compare(int ranks, const Run& run) {
+  const std::vector<TrainResult> gpu = on_backend(true, ranks, run);
+  const std::vector<TrainResult> cpu = on_backend(false, ranks, run);
+  for (int r = 0; r < ranks; ++r) check_close(gpu[r], cpu[r]);
+}
+
+Dataset small_dataset(bool sparse) {
+  LoadOptions options;
+  options.nodes = 1500;
+  options.avg_degree = 8;
+  options.features = sparse ? 96 : 24;
+  options.classes = 5;
+  options.seed = 3;
+  Dataset d = load_dataset("synthetic", options);
+  if (sparse) d.features = FeatureMatrix(to_csr(d.features.to_dense()));
+  return d;
+}
+
+TrainConfig small_config(const char* model) {
+  TrainConfig c;
+  c.model = model;
+  c.layers = 4;
+  c.hidden = 32;
+  c.epochs = 4;
+  c.seed = 5;
+  return c;
+}
+
+TEST_CASE("local and graph mode train on the CUDA backend as on the CPU backend",
+          "[gpu][trainers]") {
+  if (test::no_device()) return;
+  for (const char* model : {"gcn", "gcnii"})
+    for (bool sparse : {false, true})
+      for (int parts : {1, 2}) {
+        INFO(model << (sparse ? ", sparse" : ", dense") << ", " << parts << " parts");
+        const Dataset d = small_dataset(sparse);
+        const auto part_of = parts == 1
+                                 ? std::vector<std::int32_t>(d.adjacency.rows, 0)
+                                 : partition_graph(d.adjacency, {PartitionMethod::kMetis, 2});
+        compare(parts, [&](Communicator& comm, const kernels::Backend& b,
+                           const DataCommunicator& to_data) {
+          const Shard shard = make_shard(d, part_of, parts, comm.rank());
+          const auto made = to_data ? to_data(comm) : nullptr;
+          return train_on_backend(comm, made ? *made : comm, b, shard, small_config(model), "graph",
+                                  nullptr);
+        });
+      }
+}
+
+TEST_CASE("pipeline and hybrid mode train on the CUDA backend as on the CPU backend",
+          "[gpu][trainers]") {
+  if (test::no_device()) return;
+  const Dataset d = small_dataset(true);
+  const PartitionOptions two_parts{.method = PartitionMethod::kMetis, .parts = 2};
+  const auto part_of = hybrid_partition(d, two_parts);
+  for (const char* model : {"gcn", "gcnii"}) {
+    INFO(model);
+    PipelineOptions options;
+    options.chunks = 3;
+    options.stale_grad = "delay";
+    compare(2, [&](Communicator& comm, const kernels::Backend& b, const DataCommunicator& data) {
+      return train_pipeline_on_backend(comm, b, data, d, small_config(model), options, nullptr);
+    });
+    compare(4, [&](Communicator& comm, const kernels::Backend& b, const DataCommunicator& data) {
+      return train_hybrid_on_backend(comm, b, data, d, small_config(model), options, two_parts,
+                                     part_of, nullptr);
+    });
+  }
+}
+
+}  // namespace
+}  // namespace strata
