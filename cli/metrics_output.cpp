@@ -69,6 +69,7 @@ void MetricsOutput::finish(const TrainingResult& r) {
   if (!r.comm_bytes.empty()) j["comm_bytes"] = r.comm_bytes;
   if (!r.peak_resident_bytes.empty()) j["peak_resident_bytes"] = r.peak_resident_bytes;
   if (!r.estimated_bytes.empty()) j["estimated_bytes"] = r.estimated_bytes;
+  if (!r.device_bytes.empty()) j["device_bytes"] = r.device_bytes;
   write(j.dump());
   if (!print_) return;
   if (r.epochs.empty()) {

@@ -30,15 +30,20 @@ void print_stage_plan(const Trainer& trainer) {
                 plan[s].last_layer, plan[s].estimate_detail.c_str());
 }
 
-// Pipeline and hybrid mode predict each rank's memory; this prints it next to the peak.
+// Pipeline and hybrid mode on the CPU predict each rank's memory; this prints it next to
+// the peak. On a GPU it prints the GPU memory in use instead.
 void print_memory(const TrainingResult& r) {
   for (std::size_t p = 0; p < r.peak_resident_bytes.size(); ++p) {
     const auto peak = static_cast<double>(r.peak_resident_bytes[p]);
     const auto estimate = static_cast<double>(r.estimated_bytes[p]);
-    std::printf(
-        "memory, rank %zu: peak resident %.1f MB, estimated %.1f MB with the process baseline "
-        "(measured/estimate %.2f)\n",
-        p, peak / 1e6, estimate / 1e6, peak / estimate);
+    if (p < r.device_bytes.size())
+      std::printf("memory, rank %zu: peak resident %.1f MB, GPU memory in use %.1f MB\n", p,
+                  peak / 1e6, static_cast<double>(r.device_bytes[p]) / 1e6);
+    else if (estimate > 0)
+      std::printf(
+          "memory, rank %zu: peak resident %.1f MB, estimated %.1f MB with the process baseline "
+          "(measured/estimate %.2f)\n",
+          p, peak / 1e6, estimate / 1e6, peak / estimate);
   }
 }
 
@@ -71,7 +76,8 @@ int train_on(Workers& workers, TrainArgs a) {
   const TrainingResult result = trainer.train([&](const EpochRecord& m) { out.epoch(m); });
   if (!a.save_weights.empty()) trainer.write_weights(a.save_weights);
   out.finish(result);
-  if (lead && (a.config.mode == Mode::kPipeline || a.config.mode == Mode::kHybrid))
+  if (lead && (a.config.mode == Mode::kPipeline || a.config.mode == Mode::kHybrid ||
+               !result.device_bytes.empty()))
     print_memory(result);
   if (lead && !a.save_weights.empty()) std::printf("wrote weights to %s\n", a.save_weights.c_str());
   return 0;

@@ -34,6 +34,9 @@ int device_count() {
 std::string describe(int) {
   no_cuda("gpu::describe");
 }
+std::int64_t bytes_in_use(int) {
+  no_cuda("gpu::bytes_in_use");
+}
 
 Context::Context(int device) : device_(device) {
   no_cuda("gpu::Context");

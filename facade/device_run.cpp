@@ -1,5 +1,12 @@
 #include "device_run.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <string>
+
 #include "conversions.h"
 #include "strata/comm/device_staging_communicator.h"
 #include "strata/comm/nccl_communicator.h"
@@ -40,11 +47,27 @@ DataCommunicator device_communicators(const Config& c, const gpu::Context& conte
   };
 }
 
-}  // namespace
+// Collective. NCCL refuses two ranks of one communicator on one GPU (with a message that
+// names neither the flag nor the cure), so say it first: every rank hashes its host name
+// and GPU, and a repeated hash names two ranks that share a GPU.
+void check_one_rank_per_gpu(Communicator& comm, int device) {
+  std::array<char, 256> host{};
+  gethostname(host.data(), host.size() - 1);
+  const std::uint64_t mine = std::hash<std::string>{}(cat(host.data(), ":", device));
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(comm.size()));
+  comm.all_gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(all)),
+                  CommCategory::kControl);
+  for (std::size_t a = 0; a < all.size(); ++a)
+    for (std::size_t b = a + 1; b < all.size(); ++b)
+      STRATA_REQUIRE(all[a] != all[b], "--comm nccl needs one GPU per rank: ranks ", a, " and ", b,
+                     " share one (rank r takes GPU r % the GPUs its host sees); start fewer "
+                     "ranks per host or use --comm mpi");
+}
 
-TrainResult train_on_gpu(Communicator& comm, const Config& config, const Trainer::State& state,
-                         const TrainConfig& train, const EpochCallback& on_epoch) {
-  const gpu::Context context(comm.rank() % gpu::device_count());
+// The trainer of the config's mode on this rank's GPU.
+TrainResult train_mode_on_gpu(Communicator& comm, const Config& config, const Trainer::State& state,
+                              const TrainConfig& train, const gpu::Context& context,
+                              const EpochCallback& on_epoch) {
   const std::unique_ptr<kernels::Backend> backend =
       kernels::make_cuda_backend(context, config.device.spmm == "deterministic");
   const DataCommunicator to_data = device_communicators(config, context);
@@ -64,6 +87,27 @@ TrainResult train_on_gpu(Communicator& comm, const Config& config, const Trainer
   const std::vector<std::int32_t> one_part(static_cast<std::size_t>(state.data.adjacency.rows), 0);
   const Shard whole = make_shard(state.data, one_part, 1, 0);
   return train_on_backend(comm, data, *backend, whole, train, "local", on_epoch);
+}
+
+}  // namespace
+
+// The GPU memory in use is read after every epoch (the tensors stay allocated between
+// epochs, so this is close to the peak) and once more at the end.
+TrainResult train_on_gpu(Communicator& comm, const Config& config, const Trainer::State& state,
+                         const TrainConfig& train, const EpochCallback& on_epoch) {
+  const gpu::Context context(comm.rank() % gpu::device_count());
+  if (config.device.comm == "nccl" && comm.size() > 1)
+    check_one_rank_per_gpu(comm, context.device());
+  std::int64_t in_use = 0;
+  const auto sample = [&] { in_use = std::max(in_use, gpu::bytes_in_use(context.device())); };
+  TrainResult r =
+      train_mode_on_gpu(comm, config, state, train, context, [&](const EpochMetrics& m) {
+        sample();
+        if (on_epoch) on_epoch(m);
+      });
+  sample();
+  r.device_bytes = in_use;
+  return r;
 }
 
 }  // namespace strata

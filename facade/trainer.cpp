@@ -125,13 +125,14 @@ TrainingResult Trainer::run(int epochs, const EpochCallback& on_epoch) {
   }
   weights_ = named(state_->model, std::move(r.weights));
   TrainingResult out = to_result(r, timer.seconds());
-  const std::array<std::int64_t, 2> mine{estimate, peak_resident_bytes()};
-  std::vector<std::int64_t> all(2 * static_cast<std::size_t>(comm.size()));
+  const std::array<std::int64_t, 3> mine{estimate, peak_resident_bytes(), r.device_bytes};
+  std::vector<std::int64_t> all(3 * static_cast<std::size_t>(comm.size()));
   comm.all_gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)),
                   CommCategory::kControl);
-  for (std::size_t i = 0; i < all.size(); i += 2) {
+  for (std::size_t i = 0; i < all.size(); i += 3) {
     out.estimated_bytes.push_back(all[i]);
     out.peak_resident_bytes.push_back(all[i + 1]);
+    if (on_gpu(config_)) out.device_bytes.push_back(all[i + 2]);
   }
   return out;
 }

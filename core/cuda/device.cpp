@@ -40,6 +40,17 @@ int device_count() {
   return count;
 }
 
+std::int64_t bytes_in_use(int device) {
+  int previous = 0;
+  STRATA_CUDA_CHECK(cudaGetDevice(&previous));
+  STRATA_CUDA_CHECK(cudaSetDevice(device));
+  std::size_t free = 0, total = 0;
+  const cudaError_t status = cudaMemGetInfo(&free, &total);
+  STRATA_CUDA_CHECK(cudaSetDevice(previous));
+  STRATA_CUDA_CHECK(status);
+  return static_cast<std::int64_t>(total - free);
+}
+
 std::string describe(int device) {
   cudaDeviceProp p{};
   STRATA_CUDA_CHECK(cudaGetDeviceProperties(&p, device));

@@ -56,8 +56,12 @@ struct TrainingResult {
   std::map<std::string, std::int64_t> comm_bytes;  ///< all epochs, by category
   double seconds = 0;                              ///< wall time of train(), this rank
   /// Per rank: peak resident memory of the process so far, and the memory predicted
-  /// for it (pipeline mode: its stage's estimate plus the process baseline; else 0).
+  /// for it (pipeline and hybrid mode on the CPU: its stage's estimate plus the process
+  /// baseline; else 0).
   std::vector<std::int64_t> peak_resident_bytes, estimated_bytes;
+  /// Per rank, with Config::Device::kind "cuda": the most GPU memory in use after any
+  /// epoch (cudaMemGetInfo: every process's on that GPU, the CUDA runtime's included).
+  std::vector<std::int64_t> device_bytes;
 };
 
 /// One parameter tensor, row-major. Names follow the model: gcn "conv1.weight"

@@ -4,6 +4,7 @@
 // throws "built without CUDA".
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -17,6 +18,9 @@ bool available();
 int device_count();
 // "NVIDIA H200, 139.8 GiB, compute 9.0" for one device.
 std::string describe(int device);
+// Bytes of the device's memory in use (total - free, cudaMemGetInfo): every context's and
+// every process's on it, the CUDA runtime's own included.
+std::int64_t bytes_in_use(int device);
 
 // One device and one stream; every GPU operation of a worker runs on its stream, in order.
 class Context {

@@ -82,6 +82,8 @@ struct TrainResult {
   // The trained parameters, every tensor of the whole model in its parameter order (for
   // gcn: W1, b1, W2, b2, ...), on every rank, also in pipeline mode.
   std::vector<std::vector<float>> weights;
+  // --device cuda: the most of this rank's GPU memory in use after any epoch (0 elsewhere).
+  std::int64_t device_bytes = 0;
 };
 
 using EpochCallback = std::function<void(const EpochMetrics&)>;
