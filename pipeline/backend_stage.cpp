@@ -38,22 +38,23 @@ BackendBlocks::BackendBlocks(const ChunkLayout& layout, const kernels::Backend& 
 
 BackendBlocks::Entry& BackendBlocks::entry(const ChunkBlock& b) {
   STRATA_CHECK(b.chunk < layout_.chunks(), "block of chunk ", b.chunk, " of ", layout_.chunks());
-  Entry& e = entries_[b.chunk < 0 ? entries_.size() - 1 : static_cast<std::size_t>(b.chunk)];
-  if (!e.rows) {
-    e.rows = backend_.sparse(row_block_copy(layout_.a_hat, b.begin, b.end).view());
+  return entries_[b.chunk < 0 ? entries_.size() - 1 : static_cast<std::size_t>(b.chunk)];
+}
+
+void BackendBlocks::aggregate(const ChunkBlock& b, ConstMatrixView x, MatrixView out) {
+  Entry& e = entry(b);
+  if (!e.rows) e.rows = backend_.sparse(row_block_copy(layout_.a_hat, b.begin, b.end).view());
+  e.rows->multiply(x, out);
+}
+
+// The transposed rows are copied in on the first backward: evaluation never needs them.
+void BackendBlocks::scatter_gradient(const ChunkBlock& b, ConstMatrixView grad, MatrixView g) {
+  Entry& e = entry(b);
+  if (!e.transposed) {
     e.transposed = backend_.sparse(b.transposed.view());
     e.touched = kernels::to_backend<LocalId>(backend_, b.touched);
     e.touched_count = static_cast<std::int64_t>(b.touched.size());
   }
-  return e;
-}
-
-void BackendBlocks::aggregate(const ChunkBlock& b, ConstMatrixView x, MatrixView out) {
-  entry(b).rows->multiply(x, out);
-}
-
-void BackendBlocks::scatter_gradient(const ChunkBlock& b, ConstMatrixView grad, MatrixView g) {
-  Entry& e = entry(b);
   const auto bytes = static_cast<std::size_t>(e.touched_count * grad.cols) * sizeof(float);
   if (scratch_.bytes() < bytes) scratch_ = kernels::Buffer(backend_, bytes);
   const MatrixView touched{scratch_.as<float>(), e.touched_count, grad.cols, grad.cols};

@@ -22,8 +22,9 @@ namespace strata {
 
 class BackendStageHalo;
 
-// The layout's blocks as the backend multiplies them: per block, Â's rows and transposed
-// rows and the columns the block touches, copied in on the block's first use.
+// The layout's blocks as the backend multiplies them: per block, Â's rows (copied in on
+// the first forward) and its transposed rows with the columns they touch (on the first
+// backward).
 class BackendBlocks {
  public:
   BackendBlocks(const ChunkLayout& layout, const kernels::Backend& backend);
