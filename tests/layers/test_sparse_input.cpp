@@ -4,10 +4,10 @@
 
 #include "layer_test_util.h"
 #include "strata/kernels/kernels.h"
+#include "strata/kernels/sparse_features.h"
 #include "strata/layers/gcn_model.h"
 #include "strata/layers/local_aggregator.h"
 #include "strata/layers/optimizer.h"
-#include "strata/kernels/sparse_features.h"
 
 namespace strata {
 namespace {
