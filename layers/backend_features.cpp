@@ -46,6 +46,13 @@ void BackendFeatures::accumulate_transposed(ConstMatrixView g, MatrixView dw) {
     backend_.gemm(true, false, 1.0f, dense(), g, 1.0f, dw);
 }
 
+void BackendFeatures::copy_to(MatrixView out) {
+  if (sparse_)
+    sparse_->to_dense(out);
+  else
+    backend_.copy(dense(), out);
+}
+
 ConstMatrixView BackendFeatures::dense() {
   if (!sparse_) return dropping_ ? dropped_.view() : raw_.view();
   kernels::shaped(backend_, expanded_, rows(), cols());

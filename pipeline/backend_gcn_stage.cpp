@@ -51,11 +51,11 @@ void BackendGcnStage::begin_epoch(std::int64_t epoch, bool training) {
 // P of layer 0 for every row at once: the features are static, so nothing is historical.
 void BackendGcnStage::prepare_layer0() {
   Layer& layer = layers_.front();
-  const ChunkBlock every = owned_rows();
+  const ChunkBlock every = every_row();
   BackendFeatures& x = dropped_features();
   const MatrixView p = rows(layer.p, every);
   if (layer.transform_after)
-    backend_.copy(x.dense(), p);
+    x.copy_to(p);
   else
     x.multiply(parameters_.value(layer.weight), p);
   if (halo_) halo_->forward(every, layer.p, training_);
@@ -141,7 +141,7 @@ void BackendGcnStage::transformed_input_grad(Layer& layer, const ChunkBlock& b, 
 void BackendGcnStage::end_backward() {
   if (first_ != 0 || layers_.front().transform_after) return;
   Layer& layer = layers_.front();  // dW0 = X_droppedᵀ · G0, G0 exact over all blocks
-  const ChunkBlock every = owned_rows();
+  const ChunkBlock every = every_row();
   if (halo_) halo_->backward(every, layer.g);
   features_->accumulate_transposed(rows(layer.g, every), parameters_.grad(layer.weight));
 }

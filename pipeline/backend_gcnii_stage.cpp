@@ -56,7 +56,7 @@ void BackendGcniiStage::begin_epoch(std::int64_t epoch, bool training) {
 // h0 and conv 1's P for every row at once: they depend on the static features only, so
 // conv 1 reads no history at all.
 void BackendGcniiStage::prepare_input() {
-  const ChunkBlock every{0, layout_.a_hat.rows, {}, {}, -1};
+  const ChunkBlock every = every_row();
   input_->forward(backend_, parameters_, dropped_features(), h0_.view());
   backend_.relu_forward(h0_.view(), h0_.view());
   Conv& conv1 = convs_.front();

@@ -12,10 +12,6 @@
 namespace strata {
 namespace {
 
-std::span<const GlobalId> owned_ids(const ChunkLayout& layout) {
-  return std::span(layout.order).first(static_cast<std::size_t>(layout.a_hat.rows));
-}
-
 // Host copies of tensors go through save_matrices / load_matrices (the same record).
 void save_tensors(SectionWriter& out, const kernels::Backend& backend,
                   const std::vector<kernels::Tensor*>& tensors) {
@@ -55,18 +51,16 @@ BackendPipelineSchedule::BackendPipelineSchedule(Communicator& comm,
       whole_(layout_.chunks() == 1 ? layout_.blocks : Blocks{whole_block(layout_)}),
       blocks_(layout_, backend),
       features_(rank_ == 0 ? data.features.select_rows(owned_ids(layout_)) : FeatureMatrix()),
-      labels_(select_values(data.labels, owned_ids(layout_))),
-      train_mask_(select_values(data.train_mask, owned_ids(layout_))),
-      val_mask_(select_values(data.val_mask, owned_ids(layout_))),
-      test_mask_(select_values(data.test_mask, owned_ids(layout_))),
-      labels_on_backend_(backend, labels_, {&train_mask_, &val_mask_, &test_mask_}),
+      labels_(stage_labels(data, layout_)),
+      labels_on_backend_(backend, labels_.labels,
+                         {&labels_.masks[0], &labels_.masks[1], &labels_.masks[2]}),
       stage_(make_backend_stage(
           {backend, model_config_for(data.features.cols(), data.num_classes, config), layout_,
            blocks_, rank_ == 0 ? &features_ : nullptr,
            options.stale_grad == "delay" ? StaleGrad::kDelay : StaleGrad::kDrop, data_grid.halo},
           bounds[rank_], bounds[rank_ + 1])),
       optimizer_(backend, stage_->parameters().count(), adam_config_for(config)),
-      train_count_(static_cast<double>(count_mask(train_mask_))) {
+      train_count_(labels_.counts[0]) {
   STRATA_CHECK(data_.pipe != nullptr && data_.pipe->size() == ranks_, "a data pipe of ", ranks_,
                " stages");
   if (group_)  // the loss is normalized by the whole stage's training vertices
@@ -79,21 +73,15 @@ BackendPipelineSchedule::BackendPipelineSchedule(Communicator& comm,
     const auto [begin, end] = stage_tensor_range(model, bounds[s], bounds[s + 1]);
     stage_tensors_.push_back(static_cast<std::int64_t>(end - begin));
   }
-  const std::size_t first = stage_tensor_range(model, bounds[rank_], bounds[rank_ + 1]).first;
-  names_ = parameter_names(model, first, stage_->parameters().shapes().size());
+  const auto [first, end] = stage_tensor_range(model, bounds[rank_], bounds[rank_ + 1]);
+  names_ = parameter_names(model, first, end - first);
   output_layer_ = last_stage() ? output_layer_of(model) : bounds[rank_ + 1];
   on_nan_ = parse_on_nan(config.on_nan);
-  if (!config.initial_weights.empty())
-    assign_initial_weights(model, bounds, config.initial_weights);
-}
-
-void BackendPipelineSchedule::assign_initial_weights(const ModelConfig& model,
-                                                     const StageBounds& bounds,
-                                                     const std::vector<std::vector<float>>& w) {
+  const std::vector<std::vector<float>>& w = config.initial_weights;
+  if (w.empty()) return;
   check_weight_count(w, static_cast<std::size_t>(
                             std::accumulate(stage_tensors_.begin(), stage_tensors_.end(), 0L)));
-  const auto [begin, end] = stage_tensor_range(model, bounds[rank_], bounds[rank_ + 1]);
-  stage_->parameters().set_values({w.begin() + static_cast<std::ptrdiff_t>(begin),
+  stage_->parameters().set_values({w.begin() + static_cast<std::ptrdiff_t>(first),
                                    w.begin() + static_cast<std::ptrdiff_t>(end)});
 }
 
@@ -144,8 +132,8 @@ EpochMetrics BackendPipelineSchedule::epoch(std::int64_t epoch) {
   const double idle_s = counters().total_wait_seconds() - before.total_wait_seconds();
   std::array<double, 4> sums = evaluate(epoch);
   sums[0] = loss;
-  EpochMetrics m =
-      reduce_epoch_metrics(comm_, epoch, sums, label_counts(), step_s, idle_s, before, counters());
+  EpochMetrics m = reduce_epoch_metrics(comm_, epoch, sums, label_counts(last_stage(), labels_),
+                                        step_s, idle_s, before, counters());
   add_stage_times(comm_, ranks_, m, std::max(0.0, step_s - idle_s), idle_s);
   m.step_skipped = skipped;
   m.history_fraction = history_fraction(layout_, exact, order);
@@ -167,8 +155,8 @@ std::array<double, 4> BackendPipelineSchedule::evaluate(std::int64_t epoch) {
 
 EpochMetrics BackendPipelineSchedule::evaluation() {
   const ByteCounters before = counters();
-  EpochMetrics m =
-      reduce_epoch_metrics(comm_, 0, evaluate(0), label_counts(), 0, 0, before, counters());
+  EpochMetrics m = reduce_epoch_metrics(comm_, 0, evaluate(0), label_counts(last_stage(), labels_),
+                                        0, 0, before, counters());
   m.comm_bytes.clear();  // evaluation only: no training traffic to report
   return m;
 }
@@ -223,13 +211,6 @@ ByteCounters BackendPipelineSchedule::counters() const {
     seen.push_back(c);
   }
   return all;
-}
-
-// Only the last stage holds logits, so only it counts the labelled vertices.
-std::array<double, 3> BackendPipelineSchedule::label_counts() const {
-  if (!last_stage()) return {0, 0, 0};
-  return {static_cast<double>(count_mask(train_mask_)), static_cast<double>(count_mask(val_mask_)),
-          static_cast<double>(count_mask(test_mask_))};
 }
 
 }  // namespace strata

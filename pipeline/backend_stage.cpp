@@ -80,8 +80,8 @@ void BackendStage::drop(MatrixView m, const ChunkBlock& b, int layer) const {
 }
 
 BackendFeatures& BackendStage::dropped_features() {
-  const ChunkBlock every{0, layout_.a_hat.rows, {}, {}, -1};
-  features_->drop(blocks_.ids(every), dropping() ? model_.dropout : 0.0f, model_.seed, epoch_);
+  features_->drop(blocks_.ids(every_row()), dropping() ? model_.dropout : 0.0f, model_.seed,
+                  epoch_);
   return *features_;
 }
 

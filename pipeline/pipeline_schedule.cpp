@@ -14,11 +14,6 @@
 namespace strata {
 namespace {
 
-// The rows this rank computes, in the layout's order (the halo rows follow them).
-std::span<const GlobalId> owned_ids(const ChunkLayout& layout) {
-  return std::span(layout.order).first(static_cast<std::size_t>(layout.a_hat.rows));
-}
-
 template <typename T>
 std::span<const T> block_of(const std::vector<T>& v, const ChunkBlock& b) {
   return std::span(v).subspan(b.begin, b.end - b.begin);
@@ -39,16 +34,13 @@ PipelineSchedule::PipelineSchedule(Communicator& comm, const Dataset& data,
       layout_(std::move(layout)),
       whole_(layout_.chunks() == 1 ? layout_.blocks : Blocks{whole_block(layout_)}),
       features_(rank_ == 0 ? data.features.select_rows(owned_ids(layout_)) : FeatureMatrix()),
-      labels_(select_values(data.labels, owned_ids(layout_))),
-      train_mask_(select_values(data.train_mask, owned_ids(layout_))),
-      val_mask_(select_values(data.val_mask, owned_ids(layout_))),
-      test_mask_(select_values(data.test_mask, owned_ids(layout_))),
+      labels_(stage_labels(data, layout_)),
       stage_(make_pipeline_stage(
           model_config_for(data.features.cols(), data.num_classes, config), bounds[rank_],
           bounds[rank_ + 1], layout_, rank_ == 0 ? &features_ : nullptr,
           options.stale_grad == "delay" ? StaleGrad::kDelay : StaleGrad::kDrop, grid.halo)),
       optimizer_(stage_->parameters(), adam_config_for(config)),
-      train_count_(static_cast<double>(count_mask(train_mask_))) {
+      train_count_(labels_.counts[0]) {
   if (group_) {  // the loss is normalized by the whole stage's training vertices
     group_->all_reduce_sum(std::as_writable_bytes(std::span(&train_count_, 1)), DType::kFloat64,
                            CommCategory::kControl);
@@ -81,8 +73,8 @@ std::vector<std::vector<float>> PipelineSchedule::weights() {
 }
 
 double PipelineSchedule::chunk_loss(const ChunkBlock& b) {
-  return kernels::masked_log_softmax_nll(stage_->output_rows(b), block_of(labels_, b),
-                                         block_of(train_mask_, b), train_count_,
+  return kernels::masked_log_softmax_nll(stage_->output_rows(b), block_of(labels_.labels, b),
+                                         block_of(labels_.masks[0], b), train_count_,
                                          stage_->output_grad_rows(b));
 }
 
@@ -99,9 +91,9 @@ std::array<double, 4> PipelineSchedule::evaluate(std::int64_t epoch) {
   std::array<double, 4> sums{0, 0, 0, 0};
   if (!last_stage()) return sums;
   const ConstMatrixView logits = stage_->output_rows(whole_[0]);
-  int i = 1;
-  for (const auto* mask : {&train_mask_, &val_mask_, &test_mask_})
-    sums[i++] = static_cast<double>(kernels::argmax_correct(logits, labels_, *mask));
+  for (std::size_t i = 0; i < 3; ++i)
+    sums[i + 1] =
+        static_cast<double>(kernels::argmax_correct(logits, labels_.labels, labels_.masks[i]));
   return sums;
 }
 
@@ -124,8 +116,8 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
   const double idle_s = counters().total_wait_seconds() - before.total_wait_seconds();
   std::array<double, 4> sums = evaluate(epoch);
   sums[0] = step.loss;
-  EpochMetrics m =
-      reduce_epoch_metrics(comm_, epoch, sums, label_counts(), step_s, idle_s, before, counters());
+  EpochMetrics m = reduce_epoch_metrics(comm_, epoch, sums, label_counts(last_stage(), labels_),
+                                        step_s, idle_s, before, counters());
   add_stage_times(comm_, ranks_, m, std::max(0.0, step_s - idle_s), idle_s);
   m.step_skipped = !finite;
   m.history_fraction = history_fraction(layout_, exact, order);
@@ -134,8 +126,8 @@ EpochMetrics PipelineSchedule::epoch(std::int64_t epoch) {
 
 EpochMetrics PipelineSchedule::evaluation() {
   const ByteCounters before = counters();
-  EpochMetrics m =
-      reduce_epoch_metrics(comm_, 0, evaluate(0), label_counts(), 0, 0, before, counters());
+  EpochMetrics m = reduce_epoch_metrics(comm_, 0, evaluate(0), label_counts(last_stage(), labels_),
+                                        0, 0, before, counters());
   m.comm_bytes.clear();  // evaluation only: no training traffic to report
   return m;
 }
@@ -169,13 +161,6 @@ ByteCounters PipelineSchedule::counters() const {
   if (&pipe_ != &comm_) all += pipe_.counters();
   if (group_) all += group_->counters();
   return all;
-}
-
-// Only the last stage holds logits, so only it counts the labelled vertices.
-std::array<double, 3> PipelineSchedule::label_counts() const {
-  if (!last_stage()) return {0, 0, 0};
-  return {static_cast<double>(count_mask(train_mask_)), static_cast<double>(count_mask(val_mask_)),
-          static_cast<double>(count_mask(test_mask_))};
 }
 
 // history = smoothing * previous + (1 - smoothing) * fresh. A blend of old and new

@@ -4,7 +4,22 @@
 #include <array>
 #include <numeric>
 
+#include "strata/pipeline/training_common.h"
+
 namespace strata {
+
+std::span<const GlobalId> owned_ids(const ChunkLayout& layout) {
+  return std::span(layout.order).first(static_cast<std::size_t>(layout.a_hat.rows));
+}
+
+StageLabels stage_labels(const Dataset& data, const ChunkLayout& layout) {
+  const std::span<const GlobalId> ids = owned_ids(layout);
+  StageLabels s{select_values(data.labels, ids),
+                {select_values(data.train_mask, ids), select_values(data.val_mask, ids),
+                 select_values(data.test_mask, ids)}};
+  for (std::size_t i = 0; i < 3; ++i) s.counts[i] = static_cast<double>(count_mask(s.masks[i]));
+  return s;
+}
 
 std::vector<int> chunk_order(const PipelineOptions& options, std::int64_t epoch, int count) {
   std::vector<int> order(static_cast<std::size_t>(count));

@@ -26,6 +26,8 @@ class BackendFeatures {
   void accumulate_transposed(ConstMatrixView g, MatrixView dw);
   // X as a dense matrix (sparse X is expanded into a buffer kept for the purpose).
   ConstMatrixView dense();
+  // out = X, dense (sparse X is expanded into out itself).
+  void copy_to(MatrixView out);
 
  private:
   const kernels::Backend& backend_;

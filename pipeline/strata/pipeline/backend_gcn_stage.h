@@ -34,7 +34,6 @@ class BackendGcnStage : public BackendStage {
     std::size_t weight;          // the tensor of W in parameters_; b follows it
     kernels::Tensor p, z, y, g;  // as GcnStage's
   };
-  ChunkBlock owned_rows() const { return {0, layout_.a_hat.rows, {}, {}, -1}; }
   void prepare_layer0();
   MatrixView input_of(Layer& layer, const ChunkBlock& b);
   void forward_layer(Layer& layer, const ChunkBlock& b);

@@ -50,10 +50,7 @@ class BackendPipelineSchedule : public EpochTrainer {
   double chunk_loss(const ChunkBlock& b);
   std::array<double, 4> evaluate(std::int64_t epoch);
   void smooth_history();
-  std::array<double, 3> label_counts() const;
   ByteCounters counters() const;  // every distinct communicator's together
-  void assign_initial_weights(const ModelConfig& model, const StageBounds& bounds,
-                              const std::vector<std::vector<float>>& weights);
 
   Communicator& comm_;
   Communicator& pipe_;   // host: the whole job, or this part's column
@@ -67,8 +64,7 @@ class BackendPipelineSchedule : public EpochTrainer {
   std::vector<ChunkBlock> whole_;  // one block, all rows of layout_.a_hat
   BackendBlocks blocks_;
   FeatureMatrix features_;  // chunk order; stage 0 only
-  std::vector<std::int32_t> labels_;
-  std::vector<std::uint8_t> train_mask_, val_mask_, test_mask_;  // chunk order
+  StageLabels labels_;      // host copies: the counts, and what labels_on_backend_ was made from
   LabelsOnBackend labels_on_backend_;
   std::unique_ptr<BackendStage> stage_;
   BackendAdam optimizer_;

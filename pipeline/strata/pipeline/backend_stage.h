@@ -74,6 +74,8 @@ class BackendStage : public StageFlow {
 
  protected:
   bool dropping() const { return training_ && model_.dropout > 0.0f; }
+  // Every row the stage computes (all but the halo), as one block with no transpose.
+  ChunkBlock every_row() const { return {0, layout_.a_hat.rows, {}, {}, -1}; }
   void drop(MatrixView m, const ChunkBlock& b, int layer) const;
   // The features with this pass's input dropout (stage with layer 0 only).
   BackendFeatures& dropped_features();

@@ -13,6 +13,7 @@
 #include "strata/pipeline/gradient_reducer.h"
 #include "strata/pipeline/numeric_guard.h"
 #include "strata/pipeline/pipeline_stage.h"
+#include "strata/pipeline/schedule_common.h"
 #include "strata/pipeline/stage_halo.h"
 #include "strata/pipeline/stage_passes.h"
 #include "strata/pipeline/stage_split.h"
@@ -55,7 +56,6 @@ class PipelineSchedule : public EpochTrainer {
   double forward_pass(const Blocks& blocks, const std::vector<int>& order, bool training);
   void smooth_history();
   void count_stage_tensors();
-  std::array<double, 3> label_counts() const;
 
   ByteCounters counters() const;  // the job's, the pipe's and the group's together
 
@@ -69,8 +69,7 @@ class PipelineSchedule : public EpochTrainer {
   ChunkLayout layout_;
   std::vector<ChunkBlock> whole_;  // one block, all rows of layout_.a_hat
   FeatureMatrix features_;         // chunk order; stage 0 only
-  std::vector<std::int32_t> labels_;
-  std::vector<std::uint8_t> train_mask_, val_mask_, test_mask_;  // chunk order
+  StageLabels labels_;
   std::unique_ptr<PipelineStage> stage_;
   Adam optimizer_;
   std::vector<Matrix> previous_history_;

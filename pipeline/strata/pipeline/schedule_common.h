@@ -1,15 +1,34 @@
 // What the pipeline schedules on the host and on a backend share besides their passes
-// (stage_passes.h): the chunk order of an epoch, the per-stage times of the metrics, and
-// the gather of the whole model's weights from every stage.
+// (stage_passes.h): the labels of a stage's rows, the chunk order of an epoch, the per-stage times
+// of the metrics, and the gather of the whole model's weights from every stage.
 #pragma once
+#include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "strata/comm/communicator.h"
+#include "strata/datasets/dataset.h"
 #include "strata/pipeline/chunk_layout.h"
 #include "strata/pipeline/train_config.h"
 
 namespace strata {
+
+// The rows a stage computes, in the layout's order (the halo rows follow them there).
+std::span<const GlobalId> owned_ids(const ChunkLayout& layout);
+
+// A stage's labels and train, val and test masks over its owned rows, in chunk order, and
+// how many rows each mask holds.
+struct StageLabels {
+  std::vector<std::int32_t> labels;
+  std::array<std::vector<std::uint8_t>, 3> masks;
+  std::array<double, 3> counts{};
+};
+StageLabels stage_labels(const Dataset& data, const ChunkLayout& layout);
+// The labelled rows a stage reports: only the last stage holds logits and counts them.
+inline std::array<double, 3> label_counts(bool last_stage, const StageLabels& labels) {
+  return last_stage ? labels.counts : std::array<double, 3>{0, 0, 0};
+}
 
 // 0, 1, ..., count - 1, reversed on odd epochs when the order alternates.
 std::vector<int> chunk_order(const PipelineOptions& options, std::int64_t epoch, int count);
