@@ -16,6 +16,10 @@ std::span<T> span_of(T* data, std::int64_t n) {
   return {data, static_cast<std::size_t>(n)};
 }
 
+std::span<double> doubles(GradientSums sums) {
+  return {static_cast<double*>(sums.data), static_cast<std::size_t>(sums.size())};
+}
+
 Csr owned_copy(CsrView a) {
   Csr c;
   c.rows = a.rows;
@@ -55,6 +59,11 @@ class CpuSparseFeatures : public SparseFeatureMatrix {
   }
   void multiply_transposed(ConstMatrixView d, MatrixView g, float beta) override {
     spmm(features_.transposed_view(), d, g, beta);
+  }
+  void accumulate_transposed(ConstMatrixView d, GradientSums sums) override {
+    STRATA_CHECK(sums.rows == x_.cols && sums.cols == d.cols, "accumulate_transposed: sums are ",
+                 sums.rows, "x", sums.cols, " for ", x_.cols, "x", d.cols);
+    spmm_accumulate(features_.transposed_view(), d, doubles(sums));
   }
   void to_dense(MatrixView out) override { features_.to_dense(out); }
 
@@ -125,6 +134,19 @@ class CpuBackend : public Backend {
                               const std::uint8_t* mask) const override {
     return kernels::argmax_correct(logits, span_of(labels, logits.rows),
                                    span_of(mask, logits.rows));
+  }
+  DType gradient_type() const override { return DType::kFloat64; }
+  void gemm_tn_accumulate(float alpha, ConstMatrixView a, ConstMatrixView b,
+                          GradientSums sums) const override {
+    STRATA_CHECK(sums.rows == a.cols && sums.cols == b.cols, "gemm_tn_accumulate: sums are ",
+                 sums.rows, "x", sums.cols, " for ", a.cols, "x", b.cols);
+    kernels::gemm_tn_accumulate(a, b, doubles(sums), alpha);
+  }
+  void column_sums_accumulate(ConstMatrixView x, GradientSums sums) const override {
+    kernels::column_sums_accumulate(x, doubles(sums));
+  }
+  void cast_gradients(const void* sums, float* out, std::int64_t n) const override {
+    kernels::cast_to_float(span_of(static_cast<const double*>(sums), n), span_of(out, n));
   }
   void adam_step(float* param, const float* grad, float* m, float* v, std::int64_t n,
                  const AdamConfig& config, std::int64_t step) const override {

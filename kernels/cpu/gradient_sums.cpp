@@ -22,7 +22,7 @@ void to_double(ConstMatrixView m, std::int64_t begin, std::int64_t end, std::vec
 
 }  // namespace
 
-void gemm_tn_accumulate(ConstMatrixView a, ConstMatrixView b, std::span<double> c) {
+void gemm_tn_accumulate(ConstMatrixView a, ConstMatrixView b, std::span<double> c, double alpha) {
   STRATA_CHECK(a.rows == b.rows, "gemm_tn_accumulate: ", a.rows, " vs ", b.rows, " rows");
   STRATA_CHECK(static_cast<std::int64_t>(c.size()) == a.cols * b.cols,
                "gemm_tn_accumulate: out has ", c.size(), " entries for ", a.cols, "x", b.cols);
@@ -33,7 +33,7 @@ void gemm_tn_accumulate(ConstMatrixView a, ConstMatrixView b, std::span<double> 
     to_double(a, begin, end, da);
     to_double(b, begin, end, db);
     cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<blasint>(a.cols),
-                static_cast<blasint>(b.cols), static_cast<blasint>(end - begin), 1.0, da.data(),
+                static_cast<blasint>(b.cols), static_cast<blasint>(end - begin), alpha, da.data(),
                 static_cast<blasint>(a.cols), db.data(), static_cast<blasint>(b.cols), 1.0,
                 c.data(), static_cast<blasint>(b.cols));
   }

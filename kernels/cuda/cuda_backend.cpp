@@ -25,6 +25,10 @@ DeviceConstView device(ConstMatrixView v) {
   return {v.data, v.rows, v.cols, v.stride};
 }
 
+MatrixView floats(GradientSums sums) {
+  return {static_cast<float*>(sums.data), sums.rows, sums.cols, sums.cols};
+}
+
 cudaStream_t stream_of(const gpu::Context& context) {
   return static_cast<cudaStream_t>(context.stream());
 }
@@ -150,6 +154,19 @@ class CudaBackend : public Backend {
   }
   std::int64_t argmax_correct(ConstMatrixView logits, const std::int32_t* labels,
                               const std::uint8_t* mask) const override;
+  DType gradient_type() const override { return DType::kFloat32; }
+  void gemm_tn_accumulate(float alpha, ConstMatrixView a, ConstMatrixView b,
+                          GradientSums sums) const override {
+    gemm(true, false, alpha, a, b, 1.0f, floats(sums));
+  }
+  void column_sums_accumulate(ConstMatrixView x, GradientSums sums) const override {
+    column_sums(x, floats(sums).data, true);
+  }
+  void cast_gradients(const void* sums, float* out, std::int64_t n) const override {
+    if (sums == out || n == 0) return;
+    STRATA_CUDA_CHECK(cudaMemcpyAsync(out, sums, static_cast<std::size_t>(n) * sizeof(float),
+                                      cudaMemcpyDeviceToDevice, stream_of(context_)));
+  }
   void adam_step(float* param, const float* grad, float* m, float* v, std::int64_t n,
                  const AdamConfig& config, std::int64_t step) const override {
     gpu::adam_step(context_, param, grad, m, v, n, config, step);

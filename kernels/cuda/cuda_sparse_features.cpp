@@ -76,6 +76,10 @@ class CudaSparseFeatures : public SparseFeatureMatrix {
     plan(transposed_, transposed_plans_, d.cols).run(device(d), device(g), beta);
   }
 
+  void accumulate_transposed(ConstMatrixView d, GradientSums sums) override {
+    multiply_transposed(d, {static_cast<float*>(sums.data), sums.rows, sums.cols, sums.cols}, 1.0f);
+  }
+
   void to_dense(MatrixView out) override {
     STRATA_CHECK(out.rows == rows() && out.cols == cols(), "sparse to_dense: out is ", out.rows,
                  "x", out.cols, ", X is ", rows(), "x", cols());

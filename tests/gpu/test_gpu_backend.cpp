@@ -2,6 +2,7 @@
 // whole GCN and GCNII training step (forward, loss, backward, Adam) of the backend models,
 // which is what --device cuda runs. Skips with a message when no CUDA device answers.
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <numeric>
 
 #include "gpu_test_util.h"
@@ -52,6 +53,48 @@ TEST_CASE("the CUDA backend's gather, scatter, column sums, axpy and scale equal
       std::vector<LocalId> list;
       for (LocalId r = static_cast<LocalId>(rows) - 1; r >= 0; r -= 3) list.push_back(r);
       require_close(row_ops(*cuda, x, list), row_ops(*cpu, x, list), 1e-5f);
+    }
+}
+
+// alpha aᵀ b and column sums accumulated onto 1s in the backend's gradient type, as floats.
+std::vector<float> gradient_sums(const kernels::Backend& b, const Matrix& x, const Matrix& y) {
+  const std::size_t width = dtype_size(b.gradient_type());
+  const std::int64_t n = x.cols() * y.cols() + y.cols();
+  const std::vector<std::byte> ones = [&] {
+    std::vector<std::byte> v(static_cast<std::size_t>(n) * width);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double one_d = 1.0;
+      const float one_f = 1.0f;
+      std::memcpy(v.data() + i * width, width == 8 ? static_cast<const void*>(&one_d) : &one_f,
+                  width);
+    }
+    return v;
+  }();
+  kernels::Buffer sums = kernels::to_backend<std::byte>(b, ones);
+  kernels::Buffer out(b, static_cast<std::size_t>(n) * sizeof(float));
+  const kernels::Tensor xt = kernels::to_backend(b, x.view()),
+                        yt = kernels::to_backend(b, y.view());
+  std::byte* base = sums.as<std::byte>();
+  b.gemm_tn_accumulate(0.5f, xt.view(), yt.view(), {base, x.cols(), y.cols()});
+  b.column_sums_accumulate(yt.view(), {base + x.cols() * y.cols() * width, 1, y.cols()});
+  b.cast_gradients(sums.data(), out.as<float>(), n);
+  std::vector<float> host(static_cast<std::size_t>(n));
+  b.download(host.data(), out.data(), host.size() * sizeof(float));
+  return host;
+}
+
+TEST_CASE("the CUDA backend's gradient sums (float) equal the CPU backend's (double)",
+          "[gpu][backend]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  const auto cpu = kernels::make_cpu_backend();
+  const auto cuda = kernels::make_cuda_backend(context);
+  CHECK(cuda->gradient_type() == DType::kFloat32);
+  for (std::int64_t rows : {1, 31, 257, 1001})
+    for (std::int64_t cols : {1, 33}) {
+      INFO(rows << " x " << cols);
+      const Matrix x = random_matrix(rows, cols, 8), y = random_matrix(rows, 9, 9);
+      require_close(gradient_sums(*cuda, x, y), gradient_sums(*cpu, x, y), 1e-4f);
     }
 }
 

@@ -71,6 +71,14 @@ class Tensor {
   std::int64_t rows_ = 0, cols_ = 0;
 };
 
+// One parameter tensor's gradient sums in a backend's memory: rows x cols, row-major, of
+// the backend's gradient_type().
+struct GradientSums {
+  void* data = nullptr;
+  std::int64_t rows = 0, cols = 0;
+  std::int64_t size() const { return rows * cols; }
+};
+
 // A CSR matrix copied into a backend's memory, ready to multiply dense matrices of any
 // width (the CUDA backend keeps one cuSPARSE plan per width).
 class SparseMatrix {
@@ -97,6 +105,8 @@ class SparseFeatureMatrix {
   // y = X · w + beta · y, and g = Xᵀ · d + beta · g.
   virtual void multiply(ConstMatrixView w, MatrixView y, float beta = 0.0f) = 0;
   virtual void multiply_transposed(ConstMatrixView d, MatrixView g, float beta = 0.0f) = 0;
+  // sums (cols() x d.cols) += Xᵀ · d, in the backend's gradient type.
+  virtual void accumulate_transposed(ConstMatrixView d, GradientSums sums) = 0;
   // out (rows x cols) = X with the current values.
   virtual void to_dense(MatrixView out) = 0;
 };
@@ -137,6 +147,16 @@ class Backend {
                                         MatrixView grad) const = 0;
   virtual std::int64_t argmax_correct(ConstMatrixView logits, const std::int32_t* labels,
                                       const std::uint8_t* mask) const = 0;
+  // The type weight gradients are summed in: kFloat32, or kFloat64 on the CPU, where graph
+  // mode's exactness across rank counts needs it (cpu/gradient_sums.cpp says why).
+  virtual DType gradient_type() const = 0;
+  // sums (a.cols x b.cols) += alpha · aᵀ · b.
+  virtual void gemm_tn_accumulate(float alpha, ConstMatrixView a, ConstMatrixView b,
+                                  GradientSums sums) const = 0;
+  // sums (1 x x.cols) += the column sums of x.
+  virtual void column_sums_accumulate(ConstMatrixView x, GradientSums sums) const = 0;
+  // out = the n sums as floats; out may be the sums themselves where they are floats.
+  virtual void cast_gradients(const void* sums, float* out, std::int64_t n) const = 0;
   virtual void adam_step(float* param, const float* grad, float* m, float* v, std::int64_t n,
                          const AdamConfig& config, std::int64_t step) const = 0;
   // packed row i = rows[list[i]], for i < n.

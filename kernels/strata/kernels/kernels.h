@@ -19,8 +19,9 @@ void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatri
           MatrixView c);
 
 // Gradient sums in double (cpu/gradient_sums.cpp says why).
-// c (a.cols x b.cols, row-major) += aᵀ · b.
-void gemm_tn_accumulate(ConstMatrixView a, ConstMatrixView b, std::span<double> c);
+// c (a.cols x b.cols, row-major) += alpha · aᵀ · b.
+void gemm_tn_accumulate(ConstMatrixView a, ConstMatrixView b, std::span<double> c,
+                        double alpha = 1.0);
 // out[c] += Σ_r x[r, c].
 void column_sums_accumulate(ConstMatrixView x, std::span<double> out);
 // y (a.rows x x.cols, row-major) += a · x.
