@@ -113,6 +113,9 @@ void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
                   "list every stages x parts layout of the ranks with its memory per rank and "
                   "choose the cheapest that fits, e.g. 8GiB");
   cmd->add_option("--chunks", r.chunks, "pipeline chunks, for the memory estimate (default 4)");
+  cmd->add_option("--device", r.device,
+                  "cpu | cuda: gradients are all-reduced as doubles on cpu, floats on cuda "
+                  "(default cpu)");
   cmd->add_flag("--json", a.json, "print exact byte counts as JSON");
 }
 

@@ -4,6 +4,7 @@
 
 #include "factorizations.h"
 #include "partition_cache.h"
+#include "strata/layers/model.h"
 #include "strata/pipeline/comm_model.h"
 
 namespace strata {
@@ -26,18 +27,19 @@ void add_rows(std::vector<CommVolumeRow>& rows, const Dataset& d, const CommVolu
               const std::string& method, int layers, PartitionCache& parts_of) {
   const std::int64_t n = d.adjacency.rows;
   const ModelShape shape = model_shape_of(d, parse_model_kind(r.model), r.hidden, layers);
+  const WireFormat wire = wire_format_of(gradient_type_on(r.device));
   rows.push_back(row(method, "graph", layers, 1, r.ranks,
-                     graph_volume(shape, parts_of.boundary_pairs(method, r.ranks), r.ranks)));
+                     graph_volume(shape, parts_of.boundary_pairs(method, r.ranks), r.ranks, wire)));
   const int s = r.stages > 0 ? r.stages : std::min(r.ranks, layers);
   if (s <= layers)
     rows.push_back(row(method, "pipeline", layers, s, 1,
-                       pipeline_volume(shape, split_layers_by_cost(shape.costs, s), n)));
+                       pipeline_volume(shape, split_layers_by_cost(shape.costs, s), n, wire)));
   const int hs = hybrid_stages(r);
   if (hs > 1 && hs <= layers) {
     const int g = r.ranks / hs;
     rows.push_back(row(method, "hybrid", layers, hs, g,
                        hybrid_volume(shape, split_layers_by_cost(shape.costs, hs),
-                                     parts_of.boundary_pairs(method, g), g, n)));
+                                     parts_of.boundary_pairs(method, g), g, n, wire)));
   }
 }
 
@@ -50,6 +52,7 @@ CommVolumeReport predict_comm_volume(const std::string& spec, const DatasetOptio
   for (int layers : request.layers)
     STRATA_REQUIRE(layers >= 1, "--layers must be at least 1, got ", layers);
   parse_model_kind(request.model);
+  gradient_type_on(request.device);
   for (const auto& method : request.methods) parse_partition_method(method);
   const Dataset d = load_dataset(spec, to_load_options(options));
   STRATA_REQUIRE(request.memory_per_rank >= 0, "--memory-per-rank must not be negative");

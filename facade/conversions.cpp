@@ -1,6 +1,8 @@
 #include "conversions.h"
 
 #include "strata/core/error.h"
+#include "strata/layers/model.h"
+#include "strata/pipeline/stage_split.h"
 
 namespace strata {
 
@@ -13,17 +15,7 @@ Mode parse_mode(std::string_view name) {
 }
 
 const char* mode_name(Mode mode) {
-  switch (mode) {
-    case Mode::kLocal:
-      return "local";
-    case Mode::kGraph:
-      return "graph";
-    case Mode::kPipeline:
-      return "pipeline";
-    case Mode::kHybrid:
-      return "hybrid";
-  }
-  return "?";
+  return parallel_mode_name(to_parallel_mode(mode));
 }
 
 LoadOptions to_load_options(const DatasetOptions& o) {
@@ -33,7 +25,7 @@ LoadOptions to_load_options(const DatasetOptions& o) {
 
 TrainConfig to_train_config(const Config& c) {
   TrainConfig t;
-  t.model = c.model.kind;
+  t.model = parse_model_kind(c.model.kind);
   t.layers = c.model.layers;
   t.hidden = c.model.hidden;
   t.dropout = c.model.dropout;
@@ -43,15 +35,48 @@ TrainConfig to_train_config(const Config& c) {
   t.lr = c.optimizer.lr;
   t.weight_decay = c.optimizer.weight_decay;
   t.seed = c.seed;
-  t.on_nan = c.optimizer.on_nan;
+  t.on_nan = parse_on_nan(c.optimizer.on_nan);
   t.checkpoint = {c.checkpoint.dir, c.checkpoint.every, c.checkpoint.resume, c.checkpoint.keep,
                   c.checkpoint.on_event};
   return t;
 }
 
+StaleGrad parse_stale_grad(std::string_view name) {
+  if (name == "drop") return StaleGrad::kDrop;
+  if (name == "delay") return StaleGrad::kDelay;
+  throw_input_error("--stale-grad must be drop or delay, got '", name, "'");
+}
+
 PipelineOptions to_pipeline_options(const Config::Pipeline& p) {
-  return {p.chunks,        p.chunking,        p.layer_split, p.stale_grad,
-          p.warmup_epochs, p.alternate_order, p.smoothing};
+  PipelineOptions o;
+  o.chunks = p.chunks;
+  o.chunking = parse_partition_method(p.chunking);
+  if (!p.layer_split.empty()) o.layer_split = parse_layer_split(p.layer_split);
+  o.stale_grad = parse_stale_grad(p.stale_grad);
+  o.warmup_epochs = p.warmup_epochs;
+  o.alternate_order = p.alternate_order;
+  o.smoothing = p.smoothing;
+  return o;
+}
+
+DType gradient_type_on(const std::string& device) {
+  if (device == "cpu") return DType::kFloat64;
+  if (device == "cuda") return DType::kFloat32;
+  throw_input_error("--device must be cpu or cuda, not '", device, "'");
+}
+
+ParallelMode to_parallel_mode(Mode mode) {
+  switch (mode) {
+    case Mode::kLocal:
+      return ParallelMode::kLocal;
+    case Mode::kGraph:
+      return ParallelMode::kGraph;
+    case Mode::kPipeline:
+      return ParallelMode::kPipeline;
+    case Mode::kHybrid:
+      return ParallelMode::kHybrid;
+  }
+  return ParallelMode::kLocal;
 }
 
 PartitionOptions to_partition_options(const Config::Partition& p, int parts, std::uint64_t seed) {

@@ -12,8 +12,7 @@
 #include "strata/comm/nccl_communicator.h"
 #include "strata/core/device.h"
 #include "strata/kernels/backend.h"
-#include "strata/pipeline/backend_pipeline.h"
-#include "strata/pipeline/backend_trainer.h"
+#include "strata/pipeline/modes.h"
 
 namespace strata {
 
@@ -64,32 +63,26 @@ void check_one_rank_per_gpu(Communicator& comm, int device) {
                      "ranks per host or use --comm mpi");
 }
 
-// The trainer of the config's mode on this rank's GPU.
-TrainResult train_mode_on_gpu(Communicator& comm, const Config& config, const Trainer::State& state,
-                              const TrainConfig& train, const gpu::Context& context,
-                              const EpochCallback& on_epoch) {
-  const std::unique_ptr<kernels::Backend> backend =
-      kernels::make_cuda_backend(context, config.device.spmm == "deterministic");
-  const DataCommunicator to_data = device_communicators(config, context);
+// The trainer of the config's mode on a device.
+TrainResult train_mode(Communicator& comm, const Config& config, const Trainer::State& state,
+                       const TrainConfig& train, const Device& device,
+                       const EpochCallback& on_epoch) {
   const PipelineOptions options = to_pipeline_options(config.pipeline);
-  if (config.mode == Mode::kPipeline)
-    return train_pipeline_on_backend(comm, *backend, to_data, state.data, train, options, on_epoch);
-  if (config.mode == Mode::kHybrid) {
-    const int parts = config.hybrid.parts;
-    return train_hybrid_on_backend(comm, *backend, to_data, state.data, train, options,
-                                   to_partition_options(config.partition, parts, config.seed),
-                                   state.part_of, on_epoch);
+  switch (config.mode) {
+    case Mode::kLocal:
+      return train_one_process(state.data, train, on_epoch, device);
+    case Mode::kGraph:
+      return train_graph_parallel(comm, state.shard, train, on_epoch, device);
+    case Mode::kPipeline:
+      return train_pipeline(comm, state.data, train, options, on_epoch, device);
+    case Mode::kHybrid:
+      return train_hybrid(comm, state.data, train, options,
+                          to_partition_options(config.partition, config.hybrid.parts, config.seed),
+                          state.part_of, on_epoch, device);
   }
-  const std::unique_ptr<Communicator> device = to_data(comm);
-  Communicator& data = device ? *device : comm;
-  if (config.mode == Mode::kGraph)
-    return train_on_backend(comm, data, *backend, state.shard, train, "graph", on_epoch);
-  const std::vector<std::int32_t> one_part(static_cast<std::size_t>(state.data.adjacency.rows), 0);
-  const Shard whole = make_shard(state.data, one_part, 1, 0);
-  return train_on_backend(comm, data, *backend, whole, train, "local", on_epoch);
+  STRATA_CHECK(false, "unknown mode");
+  return {};
 }
-
-}  // namespace
 
 // The GPU memory in use is read after every epoch (the tensors stay allocated between
 // epochs, so this is close to the peak) and once more at the end.
@@ -98,16 +91,26 @@ TrainResult train_on_gpu(Communicator& comm, const Config& config, const Trainer
   const gpu::Context context(comm.rank() % gpu::device_count());
   if (config.device.comm == "nccl" && comm.size() > 1)
     check_one_rank_per_gpu(comm, context.device());
+  const std::unique_ptr<kernels::Backend> backend =
+      kernels::make_cuda_backend(context, config.device.spmm == "deterministic");
+  const Device device{*backend, device_communicators(config, context)};
   std::int64_t in_use = 0;
   const auto sample = [&] { in_use = std::max(in_use, gpu::bytes_in_use(context.device())); };
-  TrainResult r =
-      train_mode_on_gpu(comm, config, state, train, context, [&](const EpochMetrics& m) {
-        sample();
-        if (on_epoch) on_epoch(m);
-      });
+  TrainResult r = train_mode(comm, config, state, train, device, [&](const EpochMetrics& m) {
+    sample();
+    if (on_epoch) on_epoch(m);
+  });
   sample();
   r.device_bytes = in_use;
   return r;
+}
+
+}  // namespace
+
+TrainResult train_on_device(Communicator& comm, const Config& config, const Trainer::State& state,
+                            const TrainConfig& train, const EpochCallback& on_epoch) {
+  if (on_gpu(config)) return train_on_gpu(comm, config, state, train, on_epoch);
+  return train_mode(comm, config, state, train, cpu_device(), on_epoch);
 }
 
 }  // namespace strata

@@ -11,9 +11,9 @@ namespace strata {
 // when none answers. Every rank makes the same checks.
 void validate_device(const Config& config);
 bool on_gpu(const Config& config);
-// Collective: trains on this rank's GPU in the config's mode: the state's shard (graph),
-// or its whole dataset (local, pipeline, hybrid).
-TrainResult train_on_gpu(Communicator& comm, const Config& config, const Trainer::State& state,
-                         const TrainConfig& train, const EpochCallback& on_epoch);
+// Collective: trains in the config's mode on this rank's device (the CPU, or its GPU): the
+// state's shard (graph), or its whole dataset (local, pipeline, hybrid).
+TrainResult train_on_device(Communicator& comm, const Config& config, const Trainer::State& state,
+                            const TrainConfig& train, const EpochCallback& on_epoch);
 
 }  // namespace strata

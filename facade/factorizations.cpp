@@ -2,26 +2,29 @@
 
 #include <algorithm>
 
+#include "strata/layers/model.h"
 #include "strata/pipeline/comm_model.h"
-#include "strata/pipeline/pipeline_trainer.h"
+#include "strata/pipeline/modes.h"
 
 namespace strata {
 namespace {
 
 TrainConfig model_of(const CommVolumeRequest& r, int layers) {
   TrainConfig t;
-  t.model = r.model;
+  t.model = parse_model_kind(r.model);
   t.layers = layers;
   t.hidden = r.hidden;
   return t;
 }
 
 std::int64_t largest_rank(const Dataset& d, const TrainConfig& t, const PipelineOptions& o,
-                          std::span<const std::int32_t> part_of, int stages, int parts) {
+                          std::span<const std::int32_t> part_of, int stages, int parts,
+                          DType gradient_type) {
   std::int64_t largest = 0;
   for (int rank = 0; rank < stages * parts; ++rank)
-    largest =
-        std::max(largest, estimate_hybrid_rank(d, t, o, part_of, parts, stages, rank).total());
+    largest = std::max(
+        largest,
+        estimate_hybrid_rank(d, t, o, part_of, parts, stages, rank, gradient_type).total());
   return largest;
 }
 
@@ -40,10 +43,11 @@ void add_factorizations(std::vector<Factorization>& out, const Dataset& d,
     const int parts = r.ranks / stages;
     const PartitionCache::Entry& p = parts_of.get(method, parts);
     Factorization f{method, layers, stages, parts};
+    const DType gradients = gradient_type_on(r.device);
     f.training = hybrid_volume(shape, split_layers_by_cost(shape.costs, stages), p.boundary_pairs,
-                               parts, d.adjacency.rows)
+                               parts, d.adjacency.rows, wire_format_of(gradients))
                      .training();
-    f.memory_per_rank = largest_rank(d, train, options, p.part_of, stages, parts);
+    f.memory_per_rank = largest_rank(d, train, options, p.part_of, stages, parts, gradients);
     f.fits = f.memory_per_rank <= r.memory_per_rank;
     out.push_back(f);
   }

@@ -7,9 +7,7 @@
 #include "strata/core/memory.h"
 #include "strata/core/timer.h"
 #include "strata/pipeline/agreed.h"
-#include "strata/pipeline/graph_trainer.h"
-#include "strata/pipeline/local_trainer.h"
-#include "strata/pipeline/pipeline_trainer.h"
+#include "strata/pipeline/modes.h"
 #include "strata/pipeline/weights_file.h"
 #include "trainer_state.h"
 #include "workers_impl.h"
@@ -43,6 +41,22 @@ TrainingResult to_result(const TrainResult& r, double seconds) {
   out.comm_bytes = r.comm_bytes;
   out.seconds = seconds;
   return out;
+}
+
+// Pipeline and hybrid mode on the CPU: this rank's predicted peak (0 elsewhere).
+std::int64_t memory_estimate(Communicator& comm, const Config& config, const Trainer::State& state,
+                             const TrainConfig& train) {
+  if (on_gpu(config)) return 0;
+  const PipelineOptions options = to_pipeline_options(config.pipeline);
+  if (config.mode == Mode::kPipeline)
+    return estimate_pipeline_rank(state.data, train, options, comm.size(), comm.rank()).total() +
+           state.baseline_bytes;
+  if (config.mode != Mode::kHybrid) return 0;
+  const int parts = config.hybrid.parts;
+  return estimate_hybrid_rank(state.data, train, options, state.part_of, parts, comm.size() / parts,
+                              comm.rank())
+             .total() +
+         state.baseline_bytes;
 }
 
 }  // namespace
@@ -98,32 +112,9 @@ TrainingResult Trainer::run(int epochs, const EpochCallback& on_epoch) {
   const auto forward = [&](const EpochMetrics& m) {
     if (on_epoch) on_epoch(to_record(m));
   };
-  TrainResult r;
-  std::int64_t estimate = 0;
-  if (on_gpu(config_)) {
-    r = train_on_gpu(comm, config_, *state_, train, forward);
-  } else if (config_.mode == Mode::kLocal) {
-    r = train_one_process(state_->data, train, forward);
-  } else if (config_.mode == Mode::kGraph) {
-    r = train_graph_parallel(comm, state_->shard, train, forward);
-  } else if (config_.mode == Mode::kPipeline) {
-    const PipelineOptions options = to_pipeline_options(config_.pipeline);
-    estimate =
-        estimate_pipeline_rank(state_->data, train, options, comm.size(), comm.rank()).total() +
-        state_->baseline_bytes;
-    r = train_pipeline(comm, state_->data, train, options, forward);
-  } else {
-    const PipelineOptions options = to_pipeline_options(config_.pipeline);
-    const int parts = config_.hybrid.parts;
-    estimate = estimate_hybrid_rank(state_->data, train, options, state_->part_of, parts,
-                                    comm.size() / parts, comm.rank())
-                   .total() +
-               state_->baseline_bytes;
-    r = train_hybrid(comm, state_->data, train, options,
-                     to_partition_options(config_.partition, parts, config_.seed), state_->part_of,
-                     forward);
-  }
-  weights_ = named(state_->model, std::move(r.weights));
+  const TrainResult r = train_on_device(comm, config_, *state_, train, forward);
+  const std::int64_t estimate = memory_estimate(comm, config_, *state_, train);
+  weights_ = named(state_->model, r.weights);
   TrainingResult out = to_result(r, timer.seconds());
   const std::array<std::int64_t, 3> mine{estimate, peak_resident_bytes(), r.device_bytes};
   std::vector<std::int64_t> all(3 * static_cast<std::size_t>(comm.size()));

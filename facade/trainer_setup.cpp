@@ -6,7 +6,7 @@
 #include "spans_input.h"
 #include "strata/core/memory.h"
 #include "strata/pipeline/agreed.h"
-#include "strata/pipeline/pipeline_trainer.h"
+#include "strata/pipeline/modes.h"
 #include "strata/pipeline/shard_scatter.h"
 #include "strata/pipeline/training_common.h"
 #include "trainer_state.h"

@@ -1,71 +1,67 @@
 #include "strata/pipeline/halo_exchange.h"
 
-#include <algorithm>
-
 namespace strata {
 namespace {
 
-std::int64_t total_rows(const std::vector<std::vector<LocalId>>& lists) {
-  std::int64_t n = 0;
-  for (const auto& list : lists) n += static_cast<std::int64_t>(list.size());
-  return n;
-}
-
-std::span<std::byte> as_bytes(std::vector<float>& v) {
-  return std::as_writable_bytes(std::span(v));
+void ensure_bytes(kernels::Buffer& b, std::size_t bytes, const kernels::Backend& backend) {
+  if (b.bytes() < bytes) b = kernels::Buffer(backend, bytes);
 }
 
 }  // namespace
 
-HaloExchange::HaloExchange(const LocalGraph& graph, Communicator& comm)
-    : HaloExchange(graph.plan, graph.owned, graph.halo, comm) {
-  STRATA_CHECK(graph.part == comm.rank(), "rank ", comm.rank(), " holds part ", graph.part);
+HaloExchange::HaloExchange(const HaloPlan& plan, Communicator& data,
+                           const kernels::Backend& backend)
+    : data_(data),
+      backend_(backend),
+      send_(side_of(plan.send, backend)),
+      recv_(side_of(plan.recv, backend)) {
+  STRATA_CHECK(
+      static_cast<int>(plan.send.size()) == data.size() && plan.recv.size() == plan.send.size(),
+      "HaloExchange: a plan for ", plan.send.size(), " peers on ", data.size(), " ranks");
 }
 
-HaloExchange::HaloExchange(const HaloPlan& plan, LocalId owned, LocalId halo, Communicator& comm)
-    : plan_(plan), comm_(comm), owned_(owned), halo_(halo) {
-  STRATA_CHECK(static_cast<int>(plan_.send.size()) == comm.size() &&
-                   static_cast<int>(plan_.recv.size()) == comm.size(),
-               "halo plan for ", plan_.send.size(), " parts on ", comm.size(), " ranks");
+HaloExchange::Side HaloExchange::side_of(const std::vector<std::vector<LocalId>>& lists,
+                                         const kernels::Backend& backend) {
+  Side side;
+  std::vector<LocalId> flat;
+  side.starts.push_back(0);
+  for (const auto& list : lists) {
+    flat.insert(flat.end(), list.begin(), list.end());
+    side.starts.push_back(static_cast<std::int64_t>(flat.size()));
+  }
+  side.list = kernels::to_backend<LocalId>(backend, flat);
+  return side;
 }
 
-void HaloExchange::forward(MatrixView rows, CommCategory category) {
-  exchange(plan_.send, plan_.recv, rows, category, false);
-}
-
-void HaloExchange::backward(MatrixView rows, CommCategory category) {
-  exchange(plan_.recv, plan_.send, rows, category, true);
-}
-
-// Sends the rows named by `outgoing` (peer by peer) and copies, or adds, what arrives
-// into the rows named by `incoming`.
-void HaloExchange::exchange(const Lists& outgoing, const Lists& incoming, MatrixView rows,
-                            CommCategory category, bool add) {
-  STRATA_CHECK(rows.rows == owned_ + halo_, "halo exchange on ", rows.rows, " rows, expected ",
-               owned_ + halo_);
-  const std::int64_t w = rows.cols;
-  counts(outgoing, w, send_bytes_);
-  counts(incoming, w, recv_bytes_);
-  send_buffer_.resize(static_cast<std::size_t>(total_rows(outgoing) * w));
-  float* out = send_buffer_.data();
-  for (const auto& list : outgoing)
-    for (LocalId l : list) out = std::copy(rows.row(l), rows.row(l) + w, out);
-  recv_buffer_.resize(static_cast<std::size_t>(total_rows(incoming) * w));
-  comm_.all_to_all_v(as_bytes(send_buffer_), send_bytes_, as_bytes(recv_buffer_), recv_bytes_,
+// Packs the rows `out` lists, exchanges them, and writes (or adds, peer by peer) what
+// arrives into the rows `in` lists.
+void HaloExchange::exchange(Side& out, Side& in, MatrixView rows, CommCategory category, bool add) {
+  if (data_.size() == 1) return;
+  const std::int64_t w = rows.cols, row_bytes = w * 4;
+  const auto peers = static_cast<std::size_t>(data_.size());
+  send_bytes_.resize(peers);
+  recv_bytes_.resize(peers);
+  for (std::size_t q = 0; q < peers; ++q) {
+    send_bytes_[q] = (out.starts[q + 1] - out.starts[q]) * row_bytes;
+    recv_bytes_[q] = (in.starts[q + 1] - in.starts[q]) * row_bytes;
+  }
+  const auto send_total = static_cast<std::size_t>(out.starts.back() * row_bytes);
+  const auto recv_total = static_cast<std::size_t>(in.starts.back() * row_bytes);
+  ensure_bytes(send_buffer_, send_total, backend_);
+  ensure_bytes(recv_buffer_, recv_total, backend_);
+  backend_.gather_rows(rows, out.list.as<LocalId>(), out.starts.back(), send_buffer_.as<float>());
+  data_.all_to_all_v({static_cast<const std::byte*>(send_buffer_.data()), send_total}, send_bytes_,
+                     {static_cast<std::byte*>(recv_buffer_.data()), recv_total}, recv_bytes_,
                      category);
-  const float* in = recv_buffer_.data();
-  for (const auto& list : incoming)
-    for (LocalId l : list) {
-      float* row = rows.row(l);
-      for (std::int64_t c = 0; c < w; ++c) row[c] = add ? row[c] + in[c] : in[c];
-      in += w;
-    }
-}
-
-void HaloExchange::counts(const Lists& lists, std::int64_t width, std::vector<std::int64_t>& out) {
-  out.resize(lists.size());
-  for (std::size_t q = 0; q < lists.size(); ++q)
-    out[q] = static_cast<std::int64_t>(lists[q].size()) * width * 4;
+  if (!add) {
+    backend_.scatter_rows(recv_buffer_.as<float>(), in.list.as<LocalId>(), in.starts.back(), rows,
+                          false);
+    return;
+  }
+  for (std::size_t q = 0; q < peers; ++q)  // a row may come from several peers
+    backend_.scatter_rows(recv_buffer_.as<float>() + in.starts[q] * w,
+                          in.list.as<LocalId>() + in.starts[q], in.starts[q + 1] - in.starts[q],
+                          rows, true);
 }
 
 }  // namespace strata

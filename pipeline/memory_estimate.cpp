@@ -25,62 +25,19 @@ std::int64_t first_stage_feature_bytes(const FeatureMatrix& f) {
          f.nnz() * kOffset;
 }
 
-// Â's `rows` rows over `cols` columns (cols = rows but for a hybrid rank's halo).
+// Â's `rows` rows over `cols` columns (cols = rows but for a hybrid rank's halo) as the
+// layout holds it, and the copies the backend multiplies (block_rows.h): the whole matrix
+// (evaluation), and with one chunk its transpose, with several each chunk's rows and their
+// transpose over the columns they touch (at most all its entries and at most all columns).
 std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, int chunks) {
   const std::int64_t a_hat = csr_bytes(rows, nnz, true);
-  // Each block's transposed rows hold its entries once; touched columns per block are at
-  // most all its entries and at most all columns.
-  const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * cols, nnz);
-  std::int64_t blocks = nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);
-  if (chunks > 1) blocks *= 2;  // the whole-graph block of the evaluation pass
-  const std::int64_t order_and_labels = cols * (8 + 4 + 3);
-  return a_hat + blocks + order_and_labels;
-}
-
-// Buffers sized by rows are the owned rows; those read through Â (P) or scattered into
-// (G) also hold the halo: `cols` rows. Mirrors GcnStage's and GcniiStage's constructors.
-std::int64_t gcn_stage_bytes(const ModelConfig& m, int first, int last, std::int64_t owned,
-                             std::int64_t cols, bool halo) {
-  std::int64_t floats = 0;
-  auto width = [&](int l) {
-    return l == 0 ? m.in_features : l == m.num_layers ? m.classes : m.hidden;
-  };
-  for (int l = first; l < last; ++l) {
-    const std::int64_t in = width(l), out = width(l + 1);
-    const bool after = (l > 0 && !halo) || in <= out;
-    floats += cols * (after ? in : out) + (after || l > 0 ? owned * in : 0) + owned * out +
-              ((l > 0 || !after) ? cols * (after ? in : out) : 0);
+  std::int64_t copies = a_hat + (chunks == 1 ? csr_bytes(cols, nnz, true) : 0);
+  if (chunks > 1) {
+    const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * cols, nnz);
+    copies += a_hat + nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);
   }
-  if (first > 0) floats += 2 * owned * width(first);
-  floats += owned * width(last);
-  return floats * kFloat;
-}
-
-std::int64_t gcnii_stage_bytes(const ModelConfig& m, int first, int last, std::int64_t owned,
-                               std::int64_t cols) {
-  const std::int64_t h = m.hidden;
-  std::int64_t floats = (2 * cols + 2 * owned) * h * (last - first);  // P, S, Y, G per conv
-  floats += owned * h;                                                // h0
-  floats += first == 0 ? owned * h : 2 * owned * 2 * h;               // G0, or [h | h0] in and back
-  floats += last == m.num_layers ? owned * (h + 2 * m.classes) : 2 * owned * 2 * h;
-  return floats * kFloat;
-}
-
-std::int64_t parameter_count(const ModelConfig& m, int first, int last) {
-  std::int64_t count = 0;
-  if (m.kind == ModelKind::kGcnii) {
-    const std::int64_t h = m.hidden;
-    count = (last - first) * h * h;
-    if (first == 0) count += m.in_features * h + h;
-    if (last == m.num_layers) count += h * m.classes + m.classes;
-    return count;
-  }
-  auto width = [&](int l) {
-    return l == 0 ? m.in_features : l == m.num_layers ? m.classes : m.hidden;
-  };
-  for (int l = first; l < last; ++l)
-    count += static_cast<std::int64_t>(width(l)) * width(l + 1) + (m.bias ? width(l + 1) : 0);
-  return count;
+  const std::int64_t ids_and_labels = cols * (8 + 8) + rows * (4 + 3);
+  return a_hat + copies + ids_and_labels;
 }
 
 std::int64_t dataset_bytes(const Dataset& data) {
@@ -89,44 +46,35 @@ std::int64_t dataset_bytes(const Dataset& data) {
          feature_bytes(data.features) + n * (4 + 3);
 }
 
-// The widest rows a stage's scratch and halo buffers hold. The features (layer 0's input)
-// are never among them: they get no gradient, and layer 0 exchanges or scatters whichever
-// of its input and output is narrower, at most its output.
-std::int64_t stage_width(const ModelConfig& m, int first, int last) {
-  if (m.kind == ModelKind::kGcnii) return m.hidden;
-  std::int64_t width = 0;
-  for (int l = std::max(first, 1); l <= last; ++l)
-    width = std::max<std::int64_t>(width, l == 0              ? m.in_features
-                                          : l == m.num_layers ? m.classes
-                                                              : m.hidden);
-  return width;
-}
-
-// The backward pass's per-chunk scratch (stage_buffers.h, which only grows): gradients of
-// one chunk's rows (two buffers, GCNII three) and of the columns its rows touch, at most
-// the chunk's entries and at most every column.
-std::int64_t scratch_bytes(const ModelConfig& m, int first, int last, std::int64_t owned,
-                           std::int64_t cols, std::int64_t entries, int chunks) {
+// The backward pass's per-block scratch (which only grows): gradients of one chunk's rows
+// and of the columns its rows touch, at most the chunk's entries and at most every column.
+std::int64_t scratch_bytes(const ModelType& type, const ModelConfig& m, int first, int last,
+                           std::int64_t owned, std::int64_t cols, std::int64_t entries,
+                           int chunks) {
   const std::int64_t block = (owned + chunks - 1) / chunks;
-  const std::int64_t touched = std::min(cols, (entries + chunks - 1) / chunks);
-  const int buffers = m.kind == ModelKind::kGcnii ? 3 : 2;
-  return (buffers * block + touched) * stage_width(m, first, last) * kFloat;
+  const std::int64_t touched = chunks > 1 ? std::min(cols, (entries + chunks - 1) / chunks) : 0;
+  return (type.scratch_buffers() * block + touched) * type.stage_width(m, first, last) * kFloat;
 }
 
-// A stage's buffers over `cols` rows (owned and halo) and its parameters (float value and
-// gradient, double gradient sum, two float Adam moments).
+// A stage's buffers over `cols` rows (owned and halo) and its parameters (value,
+// gradient, gradient sum in the backend's type unless that is float, two Adam moments).
 void add_stage(MemoryEstimate& e, const ModelConfig& model, const StageBounds& bounds, int stage,
-               const PartSizes& part, int chunks) {
+               const PartSizes& part, int chunks, bool halo, DType gradient_type) {
+  const ModelType& type = model_type(model.kind);
   const int first = bounds[stage], last = bounds[stage + 1];
   const std::int64_t cols = part.owned + part.halo;
-  e.activations = model.kind == ModelKind::kGcnii
-                      ? gcnii_stage_bytes(model, first, last, part.owned, cols)
-                      : gcn_stage_bytes(model, first, last, part.owned, cols, part.halo > 0);
-  e.activations += scratch_bytes(model, first, last, part.owned, cols, part.entries, chunks);
+  const StageRows rows{part.owned, cols, chunks > 1 && !halo};
+  e.activations = type.stage_floats(model, first, last, rows) * kFloat;
+  e.activations += scratch_bytes(type, model, first, last, part.owned, cols, part.entries, chunks);
   // Halo exchange buffers, which only grow: one send and one receive buffer for the whole
   // graph (evaluation) and one each per chunk, whose rows add up to the whole's.
-  e.activations += 2 * (part.sent + part.halo) * stage_width(model, first, last) * kFloat;
-  e.parameters = parameter_count(model, first, last) * (4 + 4 + 8 + 8);
+  e.activations += 2 * (part.sent + part.halo) * type.stage_width(model, first, last) * kFloat;
+  const auto [begin, end] = stage_tensor_range(model, first, last);
+  std::int64_t count = 0;
+  const std::vector<TensorShape> shapes = parameter_shapes(model);
+  for (std::size_t t = begin; t < end; ++t) count += shapes[t].size();
+  const std::int64_t sums = gradient_type == DType::kFloat32 ? 0 : dtype_size(gradient_type);
+  e.parameters = count * (4 + 4 + sums + 8);
 }
 
 }  // namespace
@@ -152,27 +100,29 @@ PartSizes measure_part(const Csr& adjacency, std::span<const std::int32_t> part_
 }
 
 MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& model,
-                                        const StageBounds& bounds, int stage, int chunks) {
+                                        const StageBounds& bounds, int stage, int chunks,
+                                        DType gradient_type) {
   const std::int64_t n = data.adjacency.rows, nnz = data.adjacency.nnz() + n;
   MemoryEstimate e;
   e.dataset = dataset_bytes(data);
   e.layout = layout_bytes(n, n, nnz, chunks);
   if (bounds[stage] == 0) e.features = first_stage_feature_bytes(data.features);
-  add_stage(e, model, bounds, stage, {n, 0, nnz}, chunks);
+  add_stage(e, model, bounds, stage, {n, 0, nnz}, chunks, false, gradient_type);
   return e;
 }
 
 MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& model,
                                       const StageBounds& bounds, int stage, int chunks,
-                                      const PartSizes& part) {
+                                      const PartSizes& part, DType gradient_type) {
   const std::int64_t n = data.adjacency.rows, rows = part.owned + part.halo;
-  if (part.owned == n) return estimate_pipeline_memory(data, model, bounds, stage, chunks);
+  if (part.owned == n)
+    return estimate_pipeline_memory(data, model, bounds, stage, chunks, gradient_type);
   MemoryEstimate e;
   e.dataset = dataset_bytes(data);
   e.layout = layout_bytes(part.owned, rows, part.entries, chunks);
   // The first stage's features are its rows' share of the whole (sparse: by rows too).
   if (bounds[stage] == 0 && n > 0) e.features = first_stage_feature_bytes(data.features) * rows / n;
-  add_stage(e, model, bounds, stage, part, chunks);
+  add_stage(e, model, bounds, stage, part, chunks, true, gradient_type);
   // Building the local rows normalizes and permutes the whole Â once, then frees both.
   e.setup = 2 * csr_bytes(n, data.adjacency.nnz() + n, true);
   return e;

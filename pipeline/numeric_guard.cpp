@@ -20,9 +20,13 @@ std::optional<std::string> first_fault(const StepValues& v) {
   if (v.nonfinite_output_layer > 0)
     return cat("the output of layer ", v.nonfinite_output_layer, " is not finite");
   if (v.has_loss && !std::isfinite(v.loss)) return cat("the loss is ", v.loss);
-  for (std::size_t i = 0; i < v.parameters.size(); ++i)
-    if (!all_finite(v.parameters[i].grad))
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i < v.sizes.size(); ++i) {
+    const auto n = static_cast<std::size_t>(v.sizes[i]);
+    if (!all_finite(std::span(v.gradients).subspan(offset, n)))
       return cat("the gradient of ", v.names[i], " is not finite");
+    offset += n;
+  }
   return {};
 }
 

@@ -8,15 +8,16 @@
 
 namespace strata {
 
-std::span<const GlobalId> owned_ids(const ChunkLayout& layout) {
-  return std::span(layout.order).first(static_cast<std::size_t>(layout.a_hat.rows));
+StageLabels stage_labels(const Dataset& data, const RowLayout& layout) {
+  const std::span<const GlobalId> ids = layout.owned_ids();
+  return stage_labels(select_values(data.labels, ids),
+                      {select_values(data.train_mask, ids), select_values(data.val_mask, ids),
+                       select_values(data.test_mask, ids)});
 }
 
-StageLabels stage_labels(const Dataset& data, const ChunkLayout& layout) {
-  const std::span<const GlobalId> ids = owned_ids(layout);
-  StageLabels s{select_values(data.labels, ids),
-                {select_values(data.train_mask, ids), select_values(data.val_mask, ids),
-                 select_values(data.test_mask, ids)}};
+StageLabels stage_labels(std::vector<std::int32_t> labels,
+                         std::array<std::vector<std::uint8_t>, 3> masks) {
+  StageLabels s{std::move(labels), std::move(masks), {}};
   for (std::size_t i = 0; i < 3; ++i) s.counts[i] = static_cast<double>(count_mask(s.masks[i]));
   return s;
 }
@@ -28,7 +29,7 @@ std::vector<int> chunk_order(const PipelineOptions& options, std::int64_t epoch,
   return order;
 }
 
-double history_fraction(const ChunkLayout& layout, bool exact, const std::vector<int>& order) {
+double history_fraction(const RowLayout& layout, bool exact, const std::vector<int>& order) {
   if (exact) return 0.0;
   return order.front() == 0 ? layout.later_entry_fraction : layout.earlier_entry_fraction;
 }
@@ -39,7 +40,7 @@ void add_stage_times(Communicator& comm, int stages, EpochMetrics& m, double com
   std::vector<double> all(2 * static_cast<std::size_t>(comm.size()));
   comm.all_gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)),
                   CommCategory::kControl);
-  // Job rank r is stage r / G (hybrid_trainer.cpp); a stage reports its slowest part.
+  // Job rank r is stage r / G (rank_grid.h); a stage reports its slowest part.
   const int parts = comm.size() / stages;
   m.stage_compute_s.assign(static_cast<std::size_t>(stages), 0.0);
   m.stage_idle_s.assign(static_cast<std::size_t>(stages), 0.0);

@@ -18,9 +18,9 @@ std::span<std::byte> bytes(MatrixView m) {
 // A chunk's rows are received just before it runs and sent as soon as it has run; the
 // send is flushed, so that a communicator that holds posts back until a wait (NCCL)
 // starts it now and the next stage can work on the chunk while this one runs the next.
-double forward_pass(const StagePasses& passes, StageFlow& stage,
-                    const std::vector<ChunkBlock>& blocks, const std::vector<int>& order,
-                    bool training, const std::function<double(const ChunkBlock&)>& chunk_loss) {
+double forward_pass(const StagePasses& passes, Stage& stage, const std::vector<Block>& blocks,
+                    const std::vector<int>& order, bool training,
+                    const std::function<double(const Block&)>& chunk_loss) {
   Communicator& pipe = passes.pipe;
   const int rank = pipe.rank();
   const bool last = rank + 1 == pipe.size();
@@ -29,7 +29,7 @@ double forward_pass(const StagePasses& passes, StageFlow& stage,
   std::vector<Request> sends;
   double loss = 0;
   for (const int c : order) {
-    const ChunkBlock& b = blocks[c];
+    const Block& b = blocks[c];
     if (rank > 0) pipe.recv(rank - 1, base + c, bytes(stage.input_rows(b)), category);
     stage.forward(b);
     if (passes.trace) passes.trace->push_back({training ? 'f' : 'e', c});
@@ -44,15 +44,15 @@ double forward_pass(const StagePasses& passes, StageFlow& stage,
   return loss;
 }
 
-void backward_pass(const StagePasses& passes, StageFlow& stage,
-                   const std::vector<ChunkBlock>& blocks, const std::vector<int>& order) {
+void backward_pass(const StagePasses& passes, Stage& stage, const std::vector<Block>& blocks,
+                   const std::vector<int>& order) {
   Communicator& pipe = passes.pipe;
   const int rank = pipe.rank();
   const bool last = rank + 1 == pipe.size();
   const int base = passes.chunks;
   std::vector<Request> sends;
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    const ChunkBlock& b = blocks[*it];
+    const Block& b = blocks[*it];
     if (!last)
       pipe.recv(rank + 1, base + *it, bytes(stage.output_grad_rows(b)),
                 CommCategory::kStageBackward);

@@ -51,8 +51,8 @@ StageBounds split_layers_by_cost(std::span<const double> layer_costs, int stages
   return bounds;
 }
 
-StageBounds parse_layer_split(std::string_view text, int layers) {
-  StageBounds bounds{0};
+std::vector<int> parse_layer_split(std::string_view text) {
+  std::vector<int> counts;
   while (!text.empty()) {
     const auto comma = text.find(',');
     const std::string_view token = text.substr(0, comma);
@@ -60,10 +60,16 @@ StageBounds parse_layer_split(std::string_view text, int layers) {
     const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), count);
     STRATA_REQUIRE(ec == std::errc() && end == token.data() + token.size() && count > 0,
                    "--layer-split: '", token, "' is not a positive layer count");
-    bounds.push_back(bounds.back() + count);
+    counts.push_back(count);
     text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
   }
-  STRATA_REQUIRE(bounds.size() >= 2, "--layer-split is empty");
+  STRATA_REQUIRE(!counts.empty(), "--layer-split is empty");
+  return counts;
+}
+
+StageBounds stage_bounds_of(const std::vector<int>& counts, int layers) {
+  StageBounds bounds{0};
+  for (int count : counts) bounds.push_back(bounds.back() + count);
   STRATA_REQUIRE(bounds.back() == layers, "--layer-split sums to ", bounds.back(),
                  " layers, the model has ", layers);
   return bounds;

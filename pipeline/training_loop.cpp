@@ -2,13 +2,14 @@
 
 #include <array>
 
+#include "strata/layers/model.h"
 #include "strata/pipeline/training_common.h"
 
 namespace strata {
 namespace {
 
 constexpr char kStateMagic[] = "STRATACK";
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;
 constexpr std::size_t kRecordFields = 10;
 
 std::array<double, kRecordFields> fields_of(const EpochMetrics& m) {
@@ -125,7 +126,7 @@ RunKey base_run_key(const char* mode, int ranks, const TrainConfig& c, const std
           {"vertices", cat(vertices)},
           {"features", cat(features)},
           {"classes", cat(classes)},
-          {"model", c.model},
+          {"model", model_kind_name(c.model)},
           {"layers", cat(c.layers)},
           {"hidden", cat(c.hidden)},
           {"dropout", cat(c.dropout)},
@@ -161,48 +162,6 @@ TrainResult run_training(Communicator& comm, const TrainConfig& config, RunKey k
   }
   result.weights = trainer.weights();
   return result;
-}
-
-void save_parameters(SectionWriter& out, const ParameterList& parameters) {
-  for (const Parameter& p : parameters) out.section<float>(p.value);
-}
-
-void load_parameters(SectionReader& in, const ParameterList& parameters) {
-  for (const Parameter& p : parameters) {
-    const auto values = in.section<float>("parameter", p.value.size());
-    std::copy(values.begin(), values.end(), p.value.begin());
-  }
-}
-
-void save_adam(SectionWriter& out, const Adam& adam) {
-  const AdamState state = adam.state();
-  out.value(state.step);
-  for (std::size_t i = 0; i < state.first_moment.size(); ++i) {
-    out.section<float>(state.first_moment[i]);
-    out.section<float>(state.second_moment[i]);
-  }
-}
-
-void load_adam(SectionReader& in, Adam& adam, const ParameterList& parameters) {
-  AdamState state;
-  state.step = in.value<std::int64_t>("Adam step");
-  for (const Parameter& p : parameters) {
-    state.first_moment.push_back(in.section<float>("Adam first moment", p.value.size()));
-    state.second_moment.push_back(in.section<float>("Adam second moment", p.value.size()));
-  }
-  adam.set_state(std::move(state));
-}
-
-void save_matrices(SectionWriter& out, const std::vector<Matrix*>& matrices) {
-  for (const Matrix* m : matrices)
-    out.section<float>(std::span(m->data(), static_cast<std::size_t>(m->size())));
-}
-
-void load_matrices(SectionReader& in, const std::vector<Matrix*>& matrices) {
-  for (Matrix* m : matrices) {
-    const auto values = in.section<float>("buffer", static_cast<std::uint64_t>(m->size()));
-    std::copy(values.begin(), values.end(), m->data());
-  }
 }
 
 }  // namespace strata

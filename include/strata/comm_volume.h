@@ -24,9 +24,12 @@ struct CommVolumeRequest {
   /// bytes and memory per rank, and choose the cheapest that fits this many bytes.
   std::int64_t memory_per_rank = 0;
   int chunks = 4;  ///< pipeline chunks, for the memory estimate
+  /// cpu | cuda: where the ranks train. Weight-gradient sums travel as doubles on the CPU
+  /// (graph mode's exactness needs them) and as floats on CUDA.
+  std::string device = "cpu";
 };
 
-/// Bytes per epoch, summed over ranks, float32 activations.
+/// Bytes per epoch, summed over ranks, float32 activations and their gradients.
 struct CommVolumeRow {
   std::string method, mode;  ///< mode: graph | pipeline | hybrid
   int layers = 0, stages = 1, parts = 1;

@@ -9,7 +9,7 @@
 #include "strata/comm/in_process_communicator.h"
 #include "strata/core/sections.h"
 #include "strata/datasets/dataset.h"
-#include "strata/pipeline/pipeline_trainer.h"
+#include "strata/pipeline/modes.h"
 
 namespace strata::fuzz {
 
@@ -39,8 +39,8 @@ inline TrainResult run_checkpointed_job(const std::string& dir, int epochs, bool
   config.checkpoint.resume = resume;
   PipelineOptions options;
   options.chunks = 2;
-  options.chunking = "range";
-  options.stale_grad = "delay";
+  options.chunking = PartitionMethod::kRange;
+  options.stale_grad = StaleGrad::kDelay;
   const auto comm = make_solo_communicator();
   return train_pipeline(*comm, checkpoint_dataset(), config, options, {});
 }

@@ -1,34 +1,36 @@
-// The backend pipeline stages (what --device cuda runs in modes pipeline and hybrid) on
-// the CUDA backend against the CPU backend: two stages as threads of this process, the
-// chunks flowing between them through the schedule's passes (device staging on the GPU,
-// the in-process communicator on the CPU), three epochs that read history, delay stale
-// gradients and step Adam; and the halo exchange of graph and hybrid mode. Skips with a
-// message when no CUDA device answers.
+// The engine's stages (what every mode runs) on the CUDA backend against the CPU backend:
+// a whole model as one stage over one block of every row (local and graph mode), and two
+// stages as threads of this process with the chunks flowing between them through the
+// schedule's passes (device staging on the GPU, the in-process communicator on the CPU),
+// three epochs that read history, delay stale gradients and step Adam; and the halo
+// exchange of graph and hybrid mode. Skips with a message when no CUDA device answers.
 #include <catch2/catch.hpp>
+#include <numeric>
 #include <optional>
 
 #include "gpu_test_util.h"
 #include "strata/comm/device_staging_communicator.h"
 #include "strata/comm/in_process_communicator.h"
 #include "strata/core/random.h"
-#include "strata/layers/backend_model.h"
-#include "strata/pipeline/backend_halo_exchange.h"
-#include "strata/pipeline/backend_stage.h"
+#include "strata/layers/adam.h"
+#include "strata/layers/model.h"
+#include "strata/pipeline/block_rows.h"
+#include "strata/pipeline/halo_exchange.h"
 #include "strata/pipeline/stage_passes.h"
 
 namespace strata {
 namespace {
 
-constexpr int kChunks = 3, kClasses = 5, kLayers = 4;
+constexpr int kClasses = 5, kLayers = 4;
 
 struct Problem {
-  ChunkLayout layout;
-  FeatureMatrix features;  // chunk order
+  RowLayout layout;
+  Matrix features;  // layout order
   std::vector<std::int32_t> labels;
   std::vector<std::uint8_t> mask;
 };
 
-Problem make_problem(std::int64_t features) {
+Problem make_problem(std::int64_t features, int chunks) {
   constexpr GlobalId n = 301;
   Rng rng(17);
   std::vector<Edge> edges;
@@ -36,12 +38,11 @@ Problem make_problem(std::int64_t features) {
     for (int e = 0; e < 4; ++e) edges.push_back({v, static_cast<GlobalId>(rng.next() % n)});
   const Csr graph = build_csr(n, edges, {});
   std::vector<std::int32_t> chunk_of(n);
-  for (GlobalId v = 0; v < n; ++v) chunk_of[v] = static_cast<std::int32_t>(v * kChunks / n);
-  Problem p{make_chunk_layout(graph, chunk_of, kChunks),
-            FeatureMatrix(test::random_matrix(n, features, 5)),
+  for (GlobalId v = 0; v < n; ++v) chunk_of[v] = static_cast<std::int32_t>(v * chunks / n);
+  Problem p{whole_graph_layout(graph, chunk_of, chunks, Propagation::kGcn),
+            test::random_matrix(n, features, 5),
             {},
             {}};
-  p.features = p.features.select_rows(p.layout.order);
   for (GlobalId v : p.layout.order) {
     p.labels.push_back(static_cast<std::int32_t>(v % kClasses));
     p.mask.push_back(v % 3 == 0 ? 1 : 0);
@@ -49,30 +50,36 @@ Problem make_problem(std::int64_t features) {
   return p;
 }
 
-// Stage `s` of two on one backend, three epochs; its final weights and last loss.
+// Stage `pipe.rank()` of `bounds` on one backend, three epochs; its final weights and
+// last loss.
 std::vector<float> train_stage(const kernels::Backend& b, Communicator& pipe, ModelKind kind,
-                               const Problem& p) {
+                               const Problem& p, const std::vector<int>& bounds) {
   const int s = pipe.rank();
-  const ModelConfig model{
-      static_cast<int>(p.features.cols()), 24, kClasses, kLayers, 0.5f, true, 3, kind};
-  BackendBlocks blocks(p.layout, b);
-  const auto stage = make_backend_stage(
-      {b, model, p.layout, blocks, s == 0 ? &p.features : nullptr, StaleGrad::kDelay, nullptr},
-      s == 0 ? 0 : 2, s == 0 ? 2 : kLayers);
-  BackendAdam adam(b, stage->parameters().count(), {});
+  ModelConfig model{static_cast<int>(p.features.cols()), 24, kClasses, kLayers, 0.5f, true, 3};
+  model.kind = kind;
+  BlockRows rows(p.layout, b, nullptr);
+  std::optional<Features> x;
+  if (s == 0) x.emplace(b, p.features.view());
+  const auto stage =
+      make_stage({b, model, rows, x ? &*x : nullptr, StaleGrad::kDelay}, bounds[s], bounds[s + 1]);
+  Adam adam(b, stage->parameters().count(), {});
   const kernels::Buffer labels = kernels::to_backend<std::int32_t>(b, p.labels);
   const kernels::Buffer mask = kernels::to_backend<std::uint8_t>(b, p.mask);
-  const auto loss_of = [&](const ChunkBlock& c) {
+  const auto loss_of = [&](const Block& c) {
     return b.masked_log_softmax_nll(stage->output_rows(c), labels.as<std::int32_t>() + c.begin,
                                     mask.as<std::uint8_t>() + c.begin, 100.0,
                                     stage->output_grad_rows(c));
   };
+  std::vector<int> order(p.layout.chunks.size());
+  std::iota(order.begin(), order.end(), 0);
+  const StagePasses passes{pipe, p.layout.chunk_count()};
   double loss = 0;
   for (int epoch = 0; epoch < 3; ++epoch) {
     stage->parameters().zero_grad();
     stage->begin_epoch(epoch, true);
-    loss = forward_pass({pipe, kChunks}, *stage, p.layout.blocks, {0, 1, 2}, true, loss_of);
-    backward_pass({pipe, kChunks}, *stage, p.layout.blocks, {0, 1, 2});
+    loss = forward_pass(passes, *stage, p.layout.chunks, order, true, loss_of);
+    backward_pass(passes, *stage, p.layout.chunks, order);
+    stage->parameters().finish_gradients();
     adam.step(stage->parameters());
   }
   std::vector<float> out;
@@ -82,34 +89,47 @@ std::vector<float> train_stage(const kernels::Backend& b, Communicator& pipe, Mo
   return out;
 }
 
-std::vector<float> train_two_stages(bool on_gpu, ModelKind kind, const Problem& p) {
-  std::vector<std::vector<float>> stages(2);
-  run_in_process(2, [&](Communicator& host) {
+std::vector<float> train_stages(bool on_gpu, ModelKind kind, const Problem& p,
+                                const std::vector<int>& bounds) {
+  const int stages = static_cast<int>(bounds.size()) - 1;
+  std::vector<std::vector<float>> results(static_cast<std::size_t>(stages));
+  run_in_process(stages, [&](Communicator& host) {
     if (!on_gpu) {
-      stages[host.rank()] = train_stage(*kernels::make_cpu_backend(), host, kind, p);
+      results[host.rank()] = train_stage(*kernels::make_cpu_backend(), host, kind, p, bounds);
       return;
     }
     gpu::Context context(0);
     const auto backend = kernels::make_cuda_backend(context);
     DeviceStagingCommunicator pipe(host.split(0, host.rank()), context);
-    stages[host.rank()] = train_stage(*backend, pipe, kind, p);
+    results[host.rank()] = train_stage(*backend, pipe, kind, p, bounds);
   });
-  stages[0].insert(stages[0].end(), stages[1].begin(), stages[1].end());
-  return stages[0];
+  std::vector<float> all;
+  for (const auto& r : results) all.insert(all.end(), r.begin(), r.end());
+  return all;
 }
 
-TEST_CASE("two pipeline stages on the CUDA backend train as on the CPU backend", "[gpu][backend]") {
-  if (test::no_device()) return;
+void compare_backends(int chunks, const std::vector<int>& bounds) {
   for (ModelKind kind : {ModelKind::kGcn, ModelKind::kGcnii})
     for (std::int64_t features : {12, 40}) {  // aggregate-first and transform-first layer 0
       INFO(model_kind_name(kind) << ", " << features << " features");
-      const Problem p = make_problem(features);
-      const std::vector<float> gpu = train_two_stages(true, kind, p);
-      const std::vector<float> cpu = train_two_stages(false, kind, p);
+      const Problem p = make_problem(features, chunks);
+      const std::vector<float> gpu = train_stages(true, kind, p, bounds);
+      const std::vector<float> cpu = train_stages(false, kind, p, bounds);
       REQUIRE(gpu.size() == cpu.size());
       for (std::size_t i = 0; i < gpu.size(); ++i)
         REQUIRE(gpu[i] == Approx(cpu[i]).epsilon(1e-4).margin(1e-4));
     }
+}
+
+TEST_CASE("a whole model over one block trains on the CUDA backend as on the CPU backend",
+          "[gpu][backend]") {
+  if (test::no_device()) return;
+  compare_backends(1, {0, kLayers});
+}
+
+TEST_CASE("two pipeline stages on the CUDA backend train as on the CPU backend", "[gpu][backend]") {
+  if (test::no_device()) return;
+  compare_backends(3, {0, 2, kLayers});
 }
 
 // Rank q of `ranks` owns rows [0, 40) and holds a halo of 7 rows from each other rank:
@@ -131,7 +151,7 @@ std::vector<float> halo_round_trip(const kernels::Backend& b, Communicator& data
   const Matrix host =
       test::random_matrix(next_halo, 13, 9 + static_cast<std::uint64_t>(data.rank()));
   kernels::Tensor rows = kernels::to_backend(b, host.view());
-  BackendHaloExchange exchange(plan, data, b);
+  HaloExchange exchange(plan, data, b);
   exchange.forward(rows.view(), CommCategory::kHaloForward);
   exchange.backward(rows.view(), CommCategory::kHaloBackward);
   return kernels::to_host(b, rows).storage();

@@ -7,8 +7,9 @@
 
 #include "graph_mode_checks.h"
 #include "strata/comm/in_process_communicator.h"
+#include "strata/layers/model.h"
 #include "strata/pipeline/agreed.h"
-#include "strata/pipeline/pipeline_trainer.h"
+#include "strata/pipeline/modes.h"
 
 using namespace strata;
 namespace fs = std::filesystem;
@@ -55,7 +56,7 @@ std::vector<TrainResult> train(const Run& run, const Dataset& d, TrainConfig con
 
 TrainConfig base_config(const std::string& model, int epochs) {
   TrainConfig c = testing::graph_mode_config(3);
-  c.model = model;
+  c.model = parse_model_kind(model);
   c.epochs = epochs;
   return c;
 }
@@ -77,8 +78,8 @@ std::vector<Run> every_mode() {
       {"local", 1, "gcn", {}}, {"graph", 2, "gcn", {}}, {"graph", 3, "gcnii", {}}};
   Run pipeline{"pipeline", 3, "gcn", {}};
   pipeline.pipeline.chunks = 3;
-  pipeline.pipeline.stale_grad = "delay";  // gradient accumulators carry across epochs
-  pipeline.pipeline.smoothing = 0.3f;      // and the previous history
+  pipeline.pipeline.stale_grad = StaleGrad::kDelay;  // gradient accumulators carry across epochs
+  pipeline.pipeline.smoothing = 0.3f;                // and the previous history
   runs.push_back(pipeline);
   pipeline.model = "gcnii";
   pipeline.pipeline.alternate_order = true;

@@ -4,7 +4,22 @@
 
 using namespace strata;
 
-TEST_CASE("gcn_shape: widths, exchange order and parameter count") {
+namespace {
+
+ModelShape gcn_shape(int in, int hidden, int classes, int layers, bool bias, std::int64_t nodes,
+                     std::int64_t entries) {
+  ModelConfig c;
+  c.in_features = in;
+  c.hidden = hidden;
+  c.classes = classes;
+  c.num_layers = layers;
+  c.bias = bias;
+  return model_type(ModelKind::kGcn).shape(c, {nodes, entries});
+}
+
+}  // namespace
+
+TEST_CASE("the GCN shape: widths, exchange order and parameter count") {
   // 100 features, hidden 16, 7 classes, 3 layers: 100 -> 16 -> 16 -> 7.
   const ModelShape s = gcn_shape(100, 16, 7, 3, true, 50, 400);
   CHECK(s.widths == std::vector<int>{100, 16, 16, 7});

@@ -4,7 +4,7 @@
 using namespace strata;
 
 TEST_CASE("graph mode on 1, 2, 3 and 4 threads trains exactly like one process") {
-  for (const char* model : {"gcn", "gcnii"})
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii})
     for (bool sparse : {false, true})
       for (int layers : {2, 3}) {
         const Dataset d = testing::graph_mode_dataset(sparse);
@@ -12,8 +12,8 @@ TEST_CASE("graph mode on 1, 2, 3 and 4 threads trains exactly like one process")
         config.model = model;
         const TrainResult reference = train_one_process(d, config, nullptr);
         for (int p : {1, 2, 3, 4}) {
-          INFO(model << ", " << (sparse ? "sparse" : "dense") << " features, " << layers
-                     << " layers");
+          INFO(model_kind_name(model)
+               << ", " << (sparse ? "sparse" : "dense") << " features, " << layers << " layers");
           const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, p});
           std::vector<TrainResult> results(static_cast<std::size_t>(p));
           run_in_process(p, [&](Communicator& comm) {

@@ -6,8 +6,7 @@
 #include "graph_mode_checks.h"
 #include "strata/comm/in_process_communicator.h"
 #include "strata/partition/quality.h"
-#include "strata/pipeline/hybrid_layout.h"
-#include "strata/pipeline/pipeline_trainer.h"
+#include "strata/pipeline/modes.h"
 
 using namespace strata;
 
@@ -27,7 +26,7 @@ std::vector<TrainResult> run_hybrid(int stages, int parts, const Dataset& d, con
 }
 
 CommVolume hybrid_predicted(const Dataset& d, const TrainConfig& c, int stages, int parts) {
-  const ModelShape shape = model_shape_of(d, parse_model_kind(c.model), c.hidden, c.layers);
+  const ModelShape shape = model_shape_of(d, c.model, c.hidden, c.layers);
   const auto part_of = partition_graph(d.adjacency, parts_of(parts));
   const std::int64_t pairs =
       parts == 1 ? 0 : measure_partition(d.adjacency, part_of, parts).boundary_pairs;
@@ -65,7 +64,7 @@ void check_same(const TrainResult& got, const TrainResult& want, double toleranc
   }
 }
 
-TrainConfig config_for(const char* model) {
+TrainConfig config_for(ModelKind model) {
   TrainConfig c = testing::graph_mode_config(4);
   c.model = model;
   return c;
@@ -77,7 +76,7 @@ TEST_CASE("hybrid with one stage is graph mode: same losses and bytes") {
   const Dataset d = testing::graph_mode_dataset(true);
   PipelineOptions one_chunk;
   one_chunk.chunks = 1;
-  for (const char* model : {"gcn", "gcnii"}) {
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
     const TrainConfig c = config_for(model);
     const auto parts = partition_graph(d.adjacency, parts_of(3));
     std::vector<TrainResult> graph(3);
@@ -85,7 +84,7 @@ TEST_CASE("hybrid with one stage is graph mode: same losses and bytes") {
       graph[comm.rank()] = testing::train_rank(comm, d, parts, c);
     });
     for (const TrainResult& got : run_hybrid(1, 3, d, c, one_chunk)) {
-      INFO(model);
+      INFO(model_kind_name(model));
       check_same(got, graph[0], 1e-5);
       check_same_bytes(got, graph[0]);
     }
@@ -96,14 +95,14 @@ TEST_CASE("hybrid with one part is pipeline mode: same losses and bytes") {
   const Dataset d = testing::graph_mode_dataset(false);
   PipelineOptions chunked;
   chunked.chunks = 3;
-  for (const char* model : {"gcn", "gcnii"}) {
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
     const TrainConfig c = config_for(model);
     std::vector<TrainResult> pipeline(2);
     run_in_process(2, [&](Communicator& comm) {
       pipeline[comm.rank()] = train_pipeline(comm, d, c, chunked, nullptr);
     });
     for (const TrainResult& got : run_hybrid(2, 1, d, c, chunked)) {
-      INFO(model);
+      INFO(model_kind_name(model));
       check_same(got, pipeline[0], 1e-6);
       CHECK(got.weights == pipeline[0].weights);
       check_same_bytes(got, pipeline[0]);
@@ -113,13 +112,13 @@ TEST_CASE("hybrid with one part is pipeline mode: same losses and bytes") {
 
 TEST_CASE("hybrid with one chunk is exact on 2 stages x 2 parts, bytes as predicted") {
   for (bool sparse : {false, true})
-    for (const char* model : {"gcn", "gcnii"}) {
+    for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
       const Dataset d = testing::graph_mode_dataset(sparse);
       const TrainConfig c = config_for(model);
       const TrainResult reference = train_one_process(d, c, nullptr);
       PipelineOptions one_chunk;
       one_chunk.chunks = 1;
-      INFO(model << (sparse ? ", sparse" : ", dense"));
+      INFO(model_kind_name(model) << (sparse ? ", sparse" : ", dense"));
       for (const TrainResult& got : run_hybrid(2, 2, d, c, one_chunk)) {
         check_same(got, reference, 1e-5);
         check_bytes(got, hybrid_predicted(d, c, 2, 2));
@@ -129,21 +128,21 @@ TEST_CASE("hybrid with one chunk is exact on 2 stages x 2 parts, bytes as predic
 
 TEST_CASE("chunked hybrid: bytes as predicted, history read, close to exact training") {
   const Dataset d = testing::graph_mode_dataset(false);
-  for (const char* model : {"gcn", "gcnii"}) {
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
     TrainConfig c = config_for(model);
     c.epochs = 40;
     c.dropout = 0.0f;
     const double exact = train_one_process(d, c, nullptr).epochs.back().loss;
-    for (const char* stale : {"drop", "delay"}) {
+    for (StaleGrad stale : {StaleGrad::kDrop, StaleGrad::kDelay}) {
       PipelineOptions o;
       o.chunks = 4;
       o.stale_grad = stale;
-      INFO(model << ", " << stale);
+      INFO(model_kind_name(model) << (stale == StaleGrad::kDelay ? ", delay" : ", drop"));
       for (const TrainResult& got : run_hybrid(2, 2, d, c, o)) {
         check_bytes(got, hybrid_predicted(d, c, 2, 2));
         CHECK(got.epochs.back().history_fraction > 0.0);
         CHECK(std::isfinite(got.epochs.back().loss));
-        if (std::string(stale) == "drop") CHECK(got.epochs.back().loss < 1.3 * exact);
+        if (stale == StaleGrad::kDrop) CHECK(got.epochs.back().loss < 1.3 * exact);
       }
     }
   }
@@ -151,7 +150,7 @@ TEST_CASE("chunked hybrid: bytes as predicted, history read, close to exact trai
 
 TEST_CASE("hybrid rank counts that do not factor are input errors") {
   const Dataset d = testing::graph_mode_dataset(false);
-  const TrainConfig c = config_for("gcn");
+  const TrainConfig c = config_for(ModelKind::kGcn);
   std::vector<std::string> errors(3);
   run_in_process(3, [&](Communicator& comm) {
     try {
@@ -172,13 +171,14 @@ TEST_CASE("the memory estimate's part sizes are the rows a hybrid rank builds") 
     for (int p = 0; p < parts; ++p) {
       INFO("part " << p << " of " << parts);
       const PartSizes sizes = measure_part(d.adjacency, part_of, p);
-      const HybridLayout layout = make_hybrid_layout(d.adjacency, part_of, p, chunk_of, 1);
+      const RowLayout layout =
+          part_layout(d.adjacency, part_of, parts, p, chunk_of, 1, Propagation::kGcn);
       std::int64_t sent = 0;
       for (const auto& list : layout.whole_plan.send)
         sent += static_cast<std::int64_t>(list.size());
       CHECK(sizes.owned == layout.owned);
       CHECK(sizes.halo == layout.halo);
-      CHECK(sizes.entries == layout.layout.a_hat.nnz());
+      CHECK(sizes.entries == layout.a_hat.nnz());
       CHECK(sizes.sent == sent);
       CHECK(sizes.sent > 0);
     }

@@ -7,8 +7,8 @@
 #include "graph_mode_checks.h"
 #include "strata/comm/in_process_communicator.h"
 #include "strata/pipeline/agreed.h"
+#include "strata/pipeline/modes.h"
 #include "strata/pipeline/numeric_guard.h"
-#include "strata/pipeline/pipeline_trainer.h"
 
 using namespace strata;
 
@@ -22,10 +22,8 @@ std::vector<std::string> check_step(
     OnNan on_nan, int bad, const std::function<void(StepValues&, std::vector<float>&)>& breaks) {
   std::vector<std::string> outcome(3);
   run_in_process(3, [&](Communicator& comm) {
-    std::vector<float> grad{1.0f, 2.0f, 3.0f};
-    std::vector<float> value(3, 0.0f);
-    StepValues step{true, 0.5, 0, {{value, grad, {}, true}}, {"conv2.weight"}};
-    if (comm.rank() == bad) breaks(step, grad);
+    StepValues step{true, 0.5, 0, {1.0f, 2.0f, 3.0f}, {3}, {"conv2.weight"}};
+    if (comm.rank() == bad) breaks(step, step.gradients);
     try {
       outcome[comm.rank()] = step_is_finite(comm, on_nan, 4, step) ? "finite" : "skipped";
     } catch (const AgreedError& e) {
@@ -63,7 +61,7 @@ TEST_CASE("training into overflow stops, or with skip-step keeps the last finite
   TrainConfig one = config;
   one.epochs = 1;
   const TrainResult after_first = train_one_process(d, one, nullptr);
-  config.on_nan = "skip-step";
+  config.on_nan = OnNan::kSkipStep;
   const auto parts = partition_graph(d.adjacency, {.method = PartitionMethod::kMetis, .parts = 2});
   PipelineOptions chunked;
   chunked.chunks = 2;

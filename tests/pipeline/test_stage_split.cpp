@@ -56,9 +56,10 @@ TEST_CASE("equal costs split evenly; one heavy layer gets a stage to itself") {
 
 TEST_CASE("bad splits are input errors") {
   CHECK_THROWS_AS(split_layers_by_cost(std::vector<double>(2, 1.0), 3), Error);
-  CHECK(parse_layer_split("4,4,4,4", 16) == StageBounds{0, 4, 8, 12, 16});
-  CHECK_THROWS_WITH(parse_layer_split("4,4", 9), Catch::Contains("sums to 8"));
-  CHECK_THROWS_WITH(parse_layer_split("4,x", 8), Catch::Contains("'x'"));
-  CHECK_THROWS_WITH(parse_layer_split("4,0,4", 8), Catch::Contains("'0'"));
-  CHECK_THROWS_AS(parse_layer_split("", 8), Error);
+  CHECK(parse_layer_split("4,4,4,4") == std::vector<int>{4, 4, 4, 4});
+  CHECK(stage_bounds_of({4, 4, 4, 4}, 16) == StageBounds{0, 4, 8, 12, 16});
+  CHECK_THROWS_WITH(stage_bounds_of(parse_layer_split("4,4"), 9), Catch::Contains("sums to 8"));
+  CHECK_THROWS_WITH(parse_layer_split("4,x"), Catch::Contains("'x'"));
+  CHECK_THROWS_WITH(parse_layer_split("4,0,4"), Catch::Contains("'0'"));
+  CHECK_THROWS_AS(parse_layer_split(""), Error);
 }

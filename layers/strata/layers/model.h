@@ -1,68 +1,86 @@
-// The model interface the trainers use, and the configuration every model shares.
-//   gcn:   dropout -> GCN conv -> ReLU -> ... -> GCN conv (PyG's example; gcn_model.h)
+// The models Strata trains. Each is defined once, by a ModelType: its parameters, its shape
+// (what the plan needs: exchanged widths, stage boundaries, cost, memory) and its stage,
+// the one implementation of its layers, which serves the whole graph and a chunk alike.
+// A registry maps --model NAME to it.
+//   gcn:   dropout -> GCN conv -> ReLU -> ... -> GCN conv (Kipf & Welling; conv_stage.h)
 //   gcnii: input linear, L GCNII convs with initial residual and identity mapping, output
-//          linear (Chen et al. 2020, "Simple and Deep Graph Convolutional Networks")
+//          linear (Chen et al. 2020; gcnii_stage.h)
 #pragma once
 #include <cstdint>
 #include <memory>
-#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-#include "strata/core/matrix.h"
-#include "strata/kernels/sparse_features.h"
-#include "strata/layers/aggregator.h"
-#include "strata/layers/parameter.h"
+#include "strata/layers/model_config.h"
+#include "strata/layers/parameters.h"
+#include "strata/layers/stage.h"
 
 namespace strata {
 
-enum class ModelKind { kGcn, kGcnii };
-
-struct ModelConfig {
-  int in_features = 0;
-  int hidden = 16;
-  int classes = 0;
-  int num_layers = 2;  // graph convolutions, >= 1 (gcnii adds its two linear layers)
-  float dropout = 0.5f;
-  bool bias = true;  // gcn convs; gcnii convs have none, its linear layers always do
-  std::uint64_t seed = 0;
-  ModelKind kind = ModelKind::kGcn;
-  float alpha = 0.1f;   // gcnii: weight of the initial residual h0 in every conv
-  float lambda = 0.5f;  // gcnii: identity mapping beta_l = log(lambda / l + 1)
+// Which normalisation of the adjacency A a model aggregates with (degrees are the whole
+// graph's, so every partition normalises alike).
+enum class Propagation {
+  kGcn,  // Â = D^-1/2 (A + I) D^-1/2
 };
 
-// "gcn" or "gcnii"; anything else is an input error naming the flag.
+// What a model moves and costs, layer by layer (the plan's input). Layer l reads width[l]
+// and writes width[l + 1].
+struct ModelShape {
+  std::vector<int> widths;              // d_0 = F ... d_L = C
+  std::vector<int> exchange_widths;     // per layer: rows exchanged by its aggregation
+  std::vector<bool> backward_exchange;  // per layer: whether backward exchanges too
+  std::vector<int> boundary_widths;     // per layer: rows handed to the next layer's stage
+  std::vector<double> costs;            // per layer: estimated work, for stage splits
+  std::int64_t parameters = 0;          // trainable scalars, all layers
+  int layers() const { return static_cast<int>(exchange_widths.size()); }
+};
+
+// The graph a shape is of: vertices, the entries of the propagation matrix, and the
+// nonzero fraction of the input features (sparse input costs that much of a dense product).
+struct GraphSize {
+  std::int64_t nodes = 0, entries = 0;
+  double feature_density = 1.0;
+};
+
+// The rows of a stage's buffers: those it computes, and those its aggregation reads (its
+// rows, then the halo); chunked without a halo, layers read history.
+struct StageRows {
+  std::int64_t owned = 0, columns = 0;
+  bool reads_history = false;
+};
+
+class ModelType {
+ public:
+  virtual ~ModelType() = default;
+  virtual const char* name() const = 0;
+  virtual Propagation propagation() const = 0;
+  // Every parameter tensor, in order ("conv1.weight", ...), with the layer that holds it.
+  virtual std::vector<TensorShape> parameters(const ModelConfig& c) const = 0;
+  virtual ModelShape shape(const ModelConfig& c, const GraphSize& g) const = 0;
+  // Floats in the full-size buffers of the stage of layers [first, last).
+  virtual std::int64_t stage_floats(const ModelConfig& c, int first, int last,
+                                    const StageRows& rows) const = 0;
+  // The widest rows the stage's per-block scratch and halo buffers hold, and how many
+  // per-block scratch buffers backward uses.
+  virtual std::int64_t stage_width(const ModelConfig& c, int first, int last) const = 0;
+  virtual int scratch_buffers() const = 0;
+  // The number of the layer whose output is the logits (gcnii: its output linear, L + 1).
+  virtual int output_layer(const ModelConfig& c) const { return c.num_layers; }
+  virtual std::unique_ptr<Stage> make_stage(const StageSetup& setup, int first, int last) const = 0;
+};
+
+const ModelType& model_type(ModelKind kind);
+// A registered name ("gcn"); anything else is an input error naming --model and the choices.
 ModelKind parse_model_kind(std::string_view name);
 const char* model_kind_name(ModelKind kind);
+std::string model_names();  // "gcn, gcnii"
 
-class Model {
- public:
-  virtual ~Model() = default;
-  // Logits for the owned rows; global_ids key the dropout masks. The returned matrix and
-  // the features must stay valid and unchanged until backward.
-  virtual const Matrix& forward(Aggregator& aggregator, ConstMatrixView features_owned,
-                                std::span<const GlobalId> global_ids, bool training,
-                                std::int64_t epoch) = 0;
-  // The same with sparse features; both paths draw the same masks and give the same logits.
-  virtual const Matrix& forward(Aggregator& aggregator, SparseFeatures& features,
-                                std::span<const GlobalId> global_ids, bool training,
-                                std::int64_t epoch) = 0;
-  // Accumulates parameter gradients from d loss / d logits of the last forward.
-  virtual void backward(Aggregator& aggregator, ConstMatrixView grad_logits) = 0;
-  virtual ParameterList parameters() = 0;
-  virtual void zero_grad() = 0;
-};
-
-std::unique_ptr<Model> make_model(const ModelConfig& config);
-
-// A parameter tensor's name and shape ("conv1.weight", in x out), row-major.
-struct TensorShape {
-  std::string name;
-  std::int64_t rows = 0, cols = 0;
-  std::int64_t size() const { return rows * cols; }
-};
-// Every parameter of make_model(config), in the order of Model::parameters().
-std::vector<TensorShape> parameter_shapes(const ModelConfig& config);
+// model_type(c.kind)'s, for short.
+std::vector<TensorShape> parameter_shapes(const ModelConfig& c);
+// The model's tensors that the stage of layers [first, last) holds: [begin, end).
+std::pair<std::size_t, std::size_t> stage_tensor_range(const ModelConfig& c, int first, int last);
+std::unique_ptr<Stage> make_stage(const StageSetup& setup, int first, int last);
 
 }  // namespace strata

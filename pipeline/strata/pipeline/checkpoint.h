@@ -16,9 +16,18 @@
 #include <vector>
 
 #include "strata/comm/communicator.h"
-#include "strata/pipeline/train_config.h"
 
 namespace strata {
+
+// Saving and resuming training state.
+struct CheckpointOptions {
+  std::string dir;      // empty: no checkpoints
+  int every = 0;        // save after every N-th epoch; the last epoch is always saved
+  bool resume = false;  // continue from the newest complete checkpoint in dir, if any
+  int keep = 2;         // complete checkpoints kept; older ones are removed
+  // Rank 0 only: one line per checkpoint event (saved, skipped, resumed from).
+  std::function<void(const std::string&)> on_event;
+};
 
 // What a resumed run must share with the run that saved: mode, ranks, model, optimizer,
 // data sizes, pipeline options. Key-value pairs, compared in order.

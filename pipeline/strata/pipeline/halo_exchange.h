@@ -1,41 +1,48 @@
-// Where a HaloPlan meets a Communicator. Rows are local (owned first, then halo), float32.
+// Where a HaloPlan meets a Communicator: the rows the plan lists are packed, exchanged and
+// unpacked in a backend's memory, so on a GPU they move between devices through a device
+// Communicator (NCCL, or MPI staged through pinned memory) without a host copy here.
+// Rows are local (owned first, then halo), float32; backward contributions are added in
+// peer order, so every run adds them alike.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "strata/comm/communicator.h"
-#include "strata/core/matrix.h"
+#include "strata/kernels/backend.h"
 #include "strata/partition/local_graph.h"
 
 namespace strata {
 
 class HaloExchange {
  public:
-  HaloExchange(const LocalGraph& graph, Communicator& comm);
-  // Any plan over rows [0, owned + halo); comm.size() peers. plan must outlive this.
-  HaloExchange(const HaloPlan& plan, LocalId owned, LocalId halo, Communicator& comm);
+  // plan: over rows [0, owned + halo), data.size() peers; data is over the backend's memory.
+  HaloExchange(const HaloPlan& plan, Communicator& data, const kernels::Backend& backend);
 
-  // Fills rows [owned, owned + halo) of `rows` with their owners' rows [0, owned).
-  void forward(MatrixView rows, CommCategory category);
-  // Sends rows [owned, owned + halo) (gradient contributions to remote vertices) to their
-  // owners, who add them, in peer order, into the matching owned rows.
-  void backward(MatrixView rows, CommCategory category);
-
-  LocalId owned() const { return owned_; }
-  LocalId halo() const { return halo_; }
+  // Fills the halo rows of `rows` (owned first, then halo) with their owners' rows.
+  void forward(MatrixView rows, CommCategory category) {
+    exchange(send_, recv_, rows, category, false);
+  }
+  // Sends the halo rows (gradient contributions to remote vertices) to their owners, who
+  // add them, in peer order, into the matching owned rows.
+  void backward(MatrixView rows, CommCategory category) {
+    exchange(recv_, send_, rows, category, true);
+  }
 
  private:
-  using Lists = std::vector<std::vector<LocalId>>;
-  void exchange(const Lists& outgoing, const Lists& incoming, MatrixView rows,
-                CommCategory category, bool add);
-  static void counts(const Lists& lists, std::int64_t width, std::vector<std::int64_t>& out);
+  // One direction of the plan: rows listed peer by peer, in backend memory.
+  struct Side {
+    kernels::Buffer list;
+    std::vector<std::int64_t> starts;  // peer q's rows are [starts[q], starts[q + 1])
+  };
+  static Side side_of(const std::vector<std::vector<LocalId>>& lists,
+                      const kernels::Backend& backend);
+  void exchange(Side& out, Side& in, MatrixView rows, CommCategory category, bool add);
 
-  const HaloPlan& plan_;
-  Communicator& comm_;
-  LocalId owned_;
-  LocalId halo_;
+  Communicator& data_;
+  const kernels::Backend& backend_;
+  Side send_, recv_;  // plan.send (owned rows) and plan.recv (halo rows)
+  kernels::Buffer send_buffer_, recv_buffer_;
   std::vector<std::int64_t> send_bytes_, recv_bytes_;
-  std::vector<float> send_buffer_, recv_buffer_;
 };
 
 }  // namespace strata

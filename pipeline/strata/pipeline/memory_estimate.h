@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/core/types.h"
 #include "strata/datasets/dataset.h"
 #include "strata/layers/model.h"
 #include "strata/pipeline/stage_split.h"
@@ -17,10 +18,10 @@ namespace strata {
 
 struct MemoryEstimate {
   std::int64_t dataset = 0;      // adjacency, features, labels, masks as loaded
-  std::int64_t layout = 0;       // Â in chunk order, block transposes, chunk-order copies
+  std::int64_t layout = 0;       // Â in chunk order, its copies the backend multiplies, ids
   std::int64_t features = 0;     // first stage: features in chunk order and their dropout copy
   std::int64_t activations = 0;  // the stage's full-size per-layer buffers
-  std::int64_t parameters = 0;   // values, gradients (float and double), Adam moments
+  std::int64_t parameters = 0;   // values, gradients and their sums, Adam moments
   // Held only while the rank sets up (hybrid: the whole Â normalized and permuted), on top
   // of the dataset; the peak is whichever of the two phases is larger.
   std::int64_t setup = 0;
@@ -29,8 +30,10 @@ struct MemoryEstimate {
   }
 };
 
+// gradient_type: the backend's (double on the CPU: the gradient sums take 8 bytes more).
 MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& model,
-                                        const StageBounds& bounds, int stage, int chunks);
+                                        const StageBounds& bounds, int stage, int chunks,
+                                        DType gradient_type = DType::kFloat64);
 
 // One part of a partition as a hybrid rank holds it: its vertices, the other parts'
 // neighbours of them, the entries of its rows of Â (self-loops included), and the rows it
@@ -43,7 +46,7 @@ PartSizes measure_part(const Csr& adjacency, std::span<const std::int32_t> part_
 // Hybrid rank (stage, part): its stage's layers over the part's rows and halo.
 MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& model,
                                       const StageBounds& bounds, int stage, int chunks,
-                                      const PartSizes& part);
+                                      const PartSizes& part, DType gradient_type = DType::kFloat64);
 
 // "412.3 MB (dataset 12.0, layout 30.1, ...)"
 std::string describe(const MemoryEstimate& e);

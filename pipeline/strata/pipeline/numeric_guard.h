@@ -8,7 +8,6 @@
 
 #include "strata/comm/communicator.h"
 #include "strata/core/matrix.h"
-#include "strata/layers/parameter.h"
 
 namespace strata {
 
@@ -23,8 +22,11 @@ struct StepValues {
   // The first (1-based) layer whose output on this rank held NaN or inf; 0: none. The
   // outputs are checked when computed (backward may reuse their storage).
   int nonfinite_output_layer = 0;
-  ParameterList parameters;        // after backward (and the all-reduce)
-  std::vector<std::string> names;  // one per parameter: "conv2.weight"
+  // The float gradients after backward (and the all-reduce), tensor after tensor: tensor i
+  // is sizes[i] values named names[i] ("conv2.weight").
+  std::vector<float> gradients;
+  std::vector<std::int64_t> sizes;
+  std::vector<std::string> names;
 };
 
 bool all_finite(ConstMatrixView m);

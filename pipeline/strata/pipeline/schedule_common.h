@@ -1,6 +1,6 @@
-// What the pipeline schedules on the host and on a backend share besides their passes
-// (stage_passes.h): the labels of a stage's rows, the chunk order of an epoch, the per-stage times
-// of the metrics, and the gather of the whole model's weights from every stage.
+// What a rank's trainer needs besides its stage and passes: the labels of its rows, the
+// chunk order of an epoch, the per-stage times of the metrics, and the gather of the whole
+// model's weights from every stage.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -9,22 +9,17 @@
 
 #include "strata/comm/communicator.h"
 #include "strata/datasets/dataset.h"
-#include "strata/pipeline/chunk_layout.h"
+#include "strata/pipeline/rank_state.h"
+#include "strata/pipeline/row_layout.h"
 #include "strata/pipeline/train_config.h"
 
 namespace strata {
 
-// The rows a stage computes, in the layout's order (the halo rows follow them there).
-std::span<const GlobalId> owned_ids(const ChunkLayout& layout);
-
-// A stage's labels and train, val and test masks over its owned rows, in chunk order, and
-// how many rows each mask holds.
-struct StageLabels {
-  std::vector<std::int32_t> labels;
-  std::array<std::vector<std::uint8_t>, 3> masks;
-  std::array<double, 3> counts{};
-};
-StageLabels stage_labels(const Dataset& data, const ChunkLayout& layout);
+// The labels and masks of layout's owned rows, taken from the whole dataset.
+StageLabels stage_labels(const Dataset& data, const RowLayout& layout);
+// Labels and masks given per owned row already (a graph-mode shard's).
+StageLabels stage_labels(std::vector<std::int32_t> labels,
+                         std::array<std::vector<std::uint8_t>, 3> masks);
 // The labelled rows a stage reports: only the last stage holds logits and counts them.
 inline std::array<double, 3> label_counts(bool last_stage, const StageLabels& labels) {
   return last_stage ? labels.counts : std::array<double, 3>{0, 0, 0};
@@ -35,7 +30,7 @@ std::vector<int> chunk_order(const PipelineOptions& options, std::int64_t epoch,
 
 // The fraction of Â's entries that read history in an epoch run in `order` over `layout`
 // (zero for an exact epoch).
-double history_fraction(const ChunkLayout& layout, bool exact, const std::vector<int>& order);
+double history_fraction(const RowLayout& layout, bool exact, const std::vector<int>& order);
 
 // Collective over comm (the whole job, where job rank r is stage r / (size / stages)):
 // every stage's compute and idle seconds, the slowest part of each stage.

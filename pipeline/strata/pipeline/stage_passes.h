@@ -8,8 +8,7 @@
 #include <vector>
 
 #include "strata/comm/communicator.h"
-#include "strata/pipeline/chunk_layout.h"
-#include "strata/pipeline/pipeline_stage.h"
+#include "strata/layers/stage.h"
 
 namespace strata {
 
@@ -27,11 +26,11 @@ struct StagePasses {
 };
 
 // The last stage adds chunk_loss(b) for each block in training; the sum is returned.
-double forward_pass(const StagePasses& passes, StageFlow& stage,
-                    const std::vector<ChunkBlock>& blocks, const std::vector<int>& order,
-                    bool training, const std::function<double(const ChunkBlock&)>& chunk_loss);
+double forward_pass(const StagePasses& passes, Stage& stage, const std::vector<Block>& blocks,
+                    const std::vector<int>& order, bool training,
+                    const std::function<double(const Block&)>& chunk_loss);
 // Backward of every block in reverse order, then stage.end_backward().
-void backward_pass(const StagePasses& passes, StageFlow& stage,
-                   const std::vector<ChunkBlock>& blocks, const std::vector<int>& order);
+void backward_pass(const StagePasses& passes, Stage& stage, const std::vector<Block>& blocks,
+                   const std::vector<int>& order);
 
 }  // namespace strata

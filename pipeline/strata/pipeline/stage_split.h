@@ -13,7 +13,9 @@ using StageBounds = std::vector<int>;
 // layer. Ties prefer earlier boundaries, so the result is deterministic.
 StageBounds split_layers_by_cost(std::span<const double> layer_costs, int stages);
 
-// "4,4,4,4": layers per stage, which must sum to `layers`; an input error otherwise.
-StageBounds parse_layer_split(std::string_view text, int layers);
+// "4,4,4,4": layers per stage, each positive; an input error naming --layer-split otherwise.
+std::vector<int> parse_layer_split(std::string_view text);
+// The bounds of stages of counts[0], counts[1], ... layers, which must sum to `layers`.
+StageBounds stage_bounds_of(const std::vector<int>& counts, int layers);
 
 }  // namespace strata

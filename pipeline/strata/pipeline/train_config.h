@@ -1,4 +1,5 @@
-// Plain configuration and result structs for training; the CLI only fills them in.
+// Training configuration and results: plain structs, typed. The edge (the facade, the
+// CLI) parses names and strings; the engine sees enums and numbers only.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -6,20 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "strata/layers/model_config.h"
+#include "strata/layers/stage.h"
+#include "strata/partition/partitioner.h"
+#include "strata/pipeline/checkpoint.h"
+#include "strata/pipeline/numeric_guard.h"
+
 namespace strata {
 
-// Saving and resuming training state (checkpoint.h).
-struct CheckpointOptions {
-  std::string dir;      // empty: no checkpoints
-  int every = 0;        // save after every N-th epoch; the last epoch is always saved
-  bool resume = false;  // continue from the newest complete checkpoint in dir, if any
-  int keep = 2;         // complete checkpoints kept; older ones are removed
-  // Rank 0 only: one line per checkpoint event (saved, skipped, resumed from).
-  std::function<void(const std::string&)> on_event;
-};
+// How a job's ranks share the work (include/strata/config.h describes each).
+enum class ParallelMode { kLocal, kGraph, kPipeline, kHybrid };
+const char* parallel_mode_name(ParallelMode mode);
 
 struct TrainConfig {
-  std::string model = "gcn";  // gcn | gcnii
+  ModelKind model = ModelKind::kGcn;
   int layers = 2;
   int hidden = 16;
   int epochs = 200;
@@ -33,17 +34,17 @@ struct TrainConfig {
   // TrainResult::weights gives them) instead of the seeded initialization. Empty: seeded.
   std::vector<std::vector<float>> initial_weights;
   CheckpointOptions checkpoint;
-  std::string on_nan = "stop";  // stop | skip-step: a step with NaN or inf (numeric_guard.h)
+  OnNan on_nan = OnNan::kStop;  // a step with NaN or inf (numeric_guard.h)
 };
 
 // Mode `pipeline` (and the pipeline side of `hybrid`).
 struct PipelineOptions {
   int chunks = 4;
-  std::string chunking = "metis";   // metis | rcm | range
-  std::string layer_split;          // "4,4,4,4": layers per stage; empty: balanced by cost
-  std::string stale_grad = "drop";  // drop | delay: gradients along edges read from history
-  int warmup_epochs = 0;            // exact epochs (one chunk) before chunking starts
-  bool alternate_order = false;     // run the chunks in reverse order on odd epochs
+  PartitionMethod chunking = PartitionMethod::kMetis;  // metis | rcm | range
+  std::vector<int> layer_split;                        // layers per stage; empty: balanced by cost
+  StaleGrad stale_grad = StaleGrad::kDrop;             // gradients along edges read from history
+  int warmup_epochs = 0;         // exact epochs (one chunk) before chunking starts
+  bool alternate_order = false;  // run the chunks in reverse order on odd epochs
   // History smoothing: after each epoch's evaluation pass refreshes the history, it
   // becomes smoothing * previous history + (1 - smoothing) * fresh rows. 0: off.
   float smoothing = 0.0f;

@@ -10,10 +10,7 @@
 #include <vector>
 
 #include "strata/comm/communicator.h"
-#include "strata/core/matrix.h"
 #include "strata/core/sections.h"
-#include "strata/layers/optimizer.h"
-#include "strata/layers/parameter.h"
 #include "strata/pipeline/checkpoint.h"
 #include "strata/pipeline/train_config.h"
 
@@ -44,14 +41,5 @@ RunKey base_run_key(const char* mode, int ranks, const TrainConfig& config,
 // one evaluation of the weights.
 TrainResult run_training(Communicator& comm, const TrainConfig& config, RunKey key,
                          EpochTrainer& trainer, const EpochCallback& on_epoch);
-
-// Pieces of a trainer's saved state. Loading reads exactly the sizes the trainer has, so a
-// record of another shape is an input error naming the section.
-void save_parameters(SectionWriter& out, const ParameterList& parameters);
-void load_parameters(SectionReader& in, const ParameterList& parameters);
-void save_adam(SectionWriter& out, const Adam& adam);
-void load_adam(SectionReader& in, Adam& adam, const ParameterList& parameters);
-void save_matrices(SectionWriter& out, const std::vector<Matrix*>& matrices);
-void load_matrices(SectionReader& in, const std::vector<Matrix*>& matrices);
 
 }  // namespace strata

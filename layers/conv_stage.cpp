@@ -1,0 +1,158 @@
+#include "conv_stage.h"
+
+namespace strata {
+namespace {
+
+enum Scratch { kGradY, kGradZ };
+
+}  // namespace
+
+bool ConvStage::aggregates_first(const ModelConfig& model, int l, bool reads_history) {
+  return (l > 0 && reads_history) || model.width(l) <= model.width(l + 1);
+}
+
+ConvStage::ConvStage(const StageSetup& setup, int first, int last)
+    : Stage(setup, first, last), first_(first), last_(last) {
+  const std::int64_t n = graph_.rows(), cols = graph_.columns();
+  const bool history = graph_.chunked() && !graph_.has_halo();
+  const std::size_t per_layer = model_.bias ? 2 : 1;
+  for (int l = first; l < last; ++l) {
+    const int in = model_.width(l), out = model_.width(l + 1);
+    const bool after = aggregates_first(model_, l, history);
+    const int exchanged = after ? in : out;
+    layers_.push_back({l, after, static_cast<std::size_t>(l - first) * per_layer,
+                       tensor(cols, exchanged), tensor(after || l > 0 ? n : 0, in), tensor(n, out),
+                       tensor(l > 0 || !after ? cols : 0, exchanged)});
+  }
+  if (first > 0) {
+    input_raw_ = tensor(n, model_.width(first));
+    input_grad_ = tensor(n, model_.width(first));
+  }
+  output_grad_ = tensor(n, model_.width(last));
+}
+
+void ConvStage::begin_epoch(std::int64_t epoch, bool training) {
+  epoch_ = epoch;
+  training_ = training;
+  for (Layer& layer : layers_)
+    if (layer.g.rows() > 0 && (layer.index == 0 || stale_ == StaleGrad::kDrop)) zero(layer.g);
+  if (first_ == 0) prepare_first_layer();
+}
+
+// P of layer 0 for every row at once: the features are static, so nothing is historical.
+void ConvStage::prepare_first_layer() {
+  Layer& layer = layers_.front();
+  const Block every = graph_.every_row();
+  Features& x = dropped_features();
+  const MatrixView p = rows(layer.p, every);
+  if (layer.aggregate_first)
+    x.copy_to(p);
+  else
+    x.multiply(parameters_.value(layer.weight), p);
+  graph_.exchange(every, layer.p.view(), training_);
+}
+
+void ConvStage::forward(const Block& b) {
+  if (first_ > 0) {
+    const MatrixView p = input_of(layers_.front(), b);
+    backend_.copy(rows(input_raw_, b), p);
+    drop(p, b, first_);
+  }
+  for (std::size_t j = 0; j < layers_.size(); ++j) {
+    forward_layer(layers_[j], b);
+    if (j + 1 < layers_.size()) {
+      const MatrixView next = input_of(layers_[j + 1], b);
+      backend_.copy(rows(layers_[j].y, b), next);
+      drop(next, b, layers_[j + 1].index);
+    }
+  }
+}
+
+// Where a layer > 0 takes its dropped input rows: P itself, or (transform first) Z, the
+// rows P = Z W is computed from.
+MatrixView ConvStage::input_of(Layer& layer, const Block& b) {
+  return rows(layer.aggregate_first ? layer.p : layer.z, b);
+}
+
+void ConvStage::forward_layer(Layer& layer, const Block& b) {
+  const MatrixView y = rows(layer.y, b);
+  const ConstMatrixView w = parameters_.value(layer.weight);
+  if (layer.index > 0 && !layer.aggregate_first)
+    backend_.gemm(false, false, 1.0f, rows(layer.z, b), w, 0.0f, rows(layer.p, b));
+  if (layer.index > 0) graph_.exchange(b, layer.p.view(), training_);
+  if (layer.aggregate_first) {
+    const MatrixView z = rows(layer.z, b);
+    graph_.aggregate(b, layer.p.view(), z);
+    backend_.gemm(false, false, 1.0f, z, w, 0.0f, y);
+  } else {
+    graph_.aggregate(b, layer.p.view(), y);
+  }
+  if (model_.bias) backend_.add_bias_rows(y, parameters_.value(layer.weight + 1).data);
+  if (!last_model_layer(layer)) backend_.relu_forward(y, y);
+}
+
+void ConvStage::backward(const Block& b) {
+  MatrixView grad = scratch(kGradY, b.size(), model_.width(last_));
+  backend_.copy(rows(output_grad_, b), grad);
+  for (std::size_t j = layers_.size(); j-- > 0;) {
+    Layer& layer = layers_[j];
+    backward_layer(layer, b, grad);
+    if (layer.index == 0) return;
+    graph_.exchange_gradient(b, layer.g.view());
+    grad = j > 0 ? scratch(kGradY, b.size(), model_.width(layer.index)) : rows(input_grad_, b);
+    if (layer.aggregate_first)
+      take_gradient(layer.g, b, grad);
+    else
+      transformed_input_grad(layer, b, grad);
+    drop(grad, b, layer.index);
+  }
+}
+
+void ConvStage::backward_layer(Layer& layer, const Block& b, MatrixView grad_y) {
+  if (!last_model_layer(layer)) backend_.relu_backward(rows(layer.y, b), grad_y, grad_y);
+  if (model_.bias) backend_.column_sums_accumulate(grad_y, parameters_.sum(layer.weight + 1));
+  if (!layer.aggregate_first) {
+    graph_.scatter_gradient(b, grad_y, layer.g.view());
+    return;
+  }
+  backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_y, parameters_.sum(layer.weight));
+  if (layer.index == 0) return;  // the features need no gradient
+  const MatrixView grad_z = scratch(kGradZ, b.size(), model_.width(layer.index));
+  backend_.gemm(false, true, 1.0f, grad_y, parameters_.value(layer.weight), 0.0f, grad_z);
+  graph_.scatter_gradient(b, grad_z, layer.g.view());
+}
+
+// Transform first (P = Z W): dW += Zᵀ dP and d loss / d Z = dP Wᵀ, once dP of b is whole.
+void ConvStage::transformed_input_grad(Layer& layer, const Block& b, MatrixView grad) {
+  const MatrixView grad_p = scratch(kGradZ, b.size(), model_.width(layer.index + 1));
+  take_gradient(layer.g, b, grad_p);
+  backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_p, parameters_.sum(layer.weight));
+  backend_.gemm(false, true, 1.0f, grad_p, parameters_.value(layer.weight), 0.0f, grad);
+}
+
+// Transform-first layer 0: dW0 = X_droppedᵀ · dP0, dP0 exact once every block has run.
+void ConvStage::end_backward() {
+  if (first_ != 0 || layers_.front().aggregate_first) return;
+  Layer& layer = layers_.front();
+  const Block every = graph_.every_row();
+  graph_.exchange_gradient(every, layer.g.view());
+  features_->accumulate_transposed(rows(layer.g, every), parameters_.sum(layer.weight));
+}
+
+// Layer 0 reads the static features (or X W): only later layers read history.
+std::vector<kernels::Tensor*> ConvStage::history_buffers() {
+  std::vector<kernels::Tensor*> buffers;
+  for (Layer& layer : layers_)
+    if (layer.index > 0) buffers.push_back(&layer.p);
+  return buffers;
+}
+
+std::vector<kernels::Tensor*> ConvStage::carried_buffers() {
+  std::vector<kernels::Tensor*> buffers = history_buffers();
+  if (stale_ == StaleGrad::kDelay)
+    for (Layer& layer : layers_)
+      if (layer.index > 0 && layer.g.rows() > 0) buffers.push_back(&layer.g);
+  return buffers;
+}
+
+}  // namespace strata

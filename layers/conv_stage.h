@@ -1,0 +1,58 @@
+// A stage of graph convolutions Y = Â X W + b with ReLU between them (GCN, Kipf & Welling
+// 2017; PyG's GCNConv stack): dropout -> conv -> ReLU -> ... -> conv. Each layer picks its
+// product order so that the halo exchange moves the narrower matrix:
+//   in <= out: aggregate first, Y = (Â P) W with P = dropout(X)  (exchange width in)
+//   in >  out: transform first, Y = Â P with P = dropout(X) W    (exchange width out)
+// Where rows are read from history (chunks without a halo) layers after the first always
+// aggregate first, so that the history holds their input and this epoch's W applies to it.
+#pragma once
+#include <vector>
+
+#include "strata/layers/stage.h"
+
+namespace strata {
+
+class ConvStage : public Stage {
+ public:
+  ConvStage(const StageSetup& setup, int first, int last);
+
+  // Whether layer l aggregates first in this setting (as above).
+  static bool aggregates_first(const ModelConfig& model, int l, bool reads_history);
+
+  void begin_epoch(std::int64_t epoch, bool training) override;
+  MatrixView input_rows(const Block& b) override { return rows(input_raw_, b); }
+  void forward(const Block& b) override;
+  ConstMatrixView output_rows(const Block& b) const override { return rows(layers_.back().y, b); }
+  MatrixView output_grad_rows(const Block& b) override { return rows(output_grad_, b); }
+  void backward(const Block& b) override;
+  ConstMatrixView input_grad_rows(const Block& b) const override { return rows(input_grad_, b); }
+  void end_backward() override;
+
+  std::vector<kernels::Tensor*> history_buffers() override;
+  std::vector<kernels::Tensor*> carried_buffers() override;
+
+ private:
+  struct Layer {
+    int index;
+    bool aggregate_first;
+    std::size_t weight;  // W's tensor in parameters_; b follows it
+    kernels::Tensor p;   // columns(): what Â multiplies (the history)
+    kernels::Tensor z;   // aggregate first: Â P; transform first: dropout(X) (l > 0)
+    kernels::Tensor y;   // the output, ReLU applied but on the model's last layer
+    kernels::Tensor g;   // columns(): d loss / d P, scattered into by every block
+  };
+  void prepare_first_layer();
+  MatrixView input_of(Layer& layer, const Block& b);
+  void forward_layer(Layer& layer, const Block& b);
+  void backward_layer(Layer& layer, const Block& b, MatrixView grad_y);
+  void transformed_input_grad(Layer& layer, const Block& b, MatrixView grad);
+  bool last_model_layer(const Layer& layer) const { return layer.index + 1 == model_.num_layers; }
+
+  int first_, last_;
+  std::vector<Layer> layers_;
+  kernels::Tensor input_raw_;    // stage > 0: received rows before dropout
+  kernels::Tensor output_grad_;  // d loss / d Y of the last layer
+  kernels::Tensor input_grad_;   // stage > 0: d loss / d the received rows
+};
+
+}  // namespace strata

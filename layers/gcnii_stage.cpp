@@ -1,0 +1,198 @@
+#include "gcnii_stage.h"
+
+#include <cmath>
+
+namespace strata {
+namespace {
+
+enum Scratch { kGradH, kGradH0, kGradZ };
+
+}  // namespace
+
+float GcniiStage::beta_of(float lambda, int layer) {
+  return static_cast<float>(std::log(static_cast<double>(lambda) / layer + 1.0));
+}
+
+// Tensors in parameters_: W_in, b_in (first stage), one W per conv, W_out, b_out (last).
+GcniiStage::GcniiStage(const StageSetup& setup, int first, int last)
+    : Stage(setup, first, last), hidden_(model_.hidden) {
+  const std::int64_t n = graph_.rows(), cols = graph_.columns(), h = hidden_;
+  std::size_t t = 0;
+  if (first == 0) {
+    input_ = t;
+    t += 2;
+    g0_ = tensor(n, h);
+  } else {
+    boundary_in_ = tensor(n, 2 * h);
+    grad_in_ = tensor(n, 2 * h);
+  }
+  for (int j = first; j < last; ++j)
+    convs_.push_back({t++, j + 1, beta_of(model_.lambda, j + 1), tensor(cols, h), tensor(n, h),
+                      tensor(n, h), tensor(cols, h)});
+  if (last == model_.num_layers) {
+    output_ = t;
+    q_ = tensor(n, h);
+    logits_ = tensor(n, model_.classes);
+    grad_logits_ = tensor(n, model_.classes);
+  } else {
+    boundary_out_ = tensor(n, 2 * h);
+    grad_out_ = tensor(n, 2 * h);
+  }
+  h0_ = tensor(n, h);
+}
+
+void GcniiStage::linear(std::size_t t, ConstMatrixView x, MatrixView y) const {
+  backend_.gemm(false, false, 1.0f, x, parameters_.value(t), 0.0f, y);
+  backend_.add_bias_rows(y, parameters_.value(t + 1).data);
+}
+
+void GcniiStage::linear_backward(std::size_t t, ConstMatrixView x, ConstMatrixView grad_y) {
+  backend_.gemm_tn_accumulate(1.0f, x, grad_y, parameters_.sum(t));
+  backend_.column_sums_accumulate(grad_y, parameters_.sum(t + 1));
+}
+
+void GcniiStage::begin_epoch(std::int64_t epoch, bool training) {
+  epoch_ = epoch;
+  training_ = training;
+  if (stale_ == StaleGrad::kDrop)
+    for (Conv& conv : convs_) zero(conv.g);
+  if (first_stage()) prepare_input();
+}
+
+// h0 and conv 1's P for every row at once: they depend on the static features only, so
+// conv 1 reads no history at all.
+void GcniiStage::prepare_input() {
+  const Block every = graph_.every_row();
+  dropped_features().multiply(parameters_.value(*input_), h0_.view());
+  backend_.add_bias_rows(h0_.view(), parameters_.value(*input_ + 1).data);
+  backend_.relu_forward(h0_.view(), h0_.view());
+  Conv& conv1 = convs_.front();
+  const MatrixView p = rows(conv1.p, every);
+  backend_.copy(h0_.view(), p);
+  drop(p, every, conv1.layer);
+  graph_.exchange(every, conv1.p.view(), training_);
+}
+
+ConstMatrixView GcniiStage::output_rows(const Block& b) const {
+  return last_stage() ? rows(logits_, b) : rows(boundary_out_, b);
+}
+
+MatrixView GcniiStage::output_grad_rows(const Block& b) {
+  return last_stage() ? rows(grad_logits_, b) : rows(grad_out_, b);
+}
+
+void GcniiStage::forward(const Block& b) {
+  ConstMatrixView h;  // null for conv 1, whose P prepare_input() filled
+  if (!first_stage()) {
+    const ConstMatrixView in = rows(boundary_in_, b);
+    backend_.copy(columns(in, hidden_, 2 * hidden_), rows(h0_, b));
+    h = columns(in, 0, hidden_);
+  }
+  for (Conv& conv : convs_) {
+    forward_conv(conv, b, h);
+    h = rows(conv.y, b);
+  }
+  if (last_stage()) {
+    forward_output(b, h);
+    return;
+  }
+  const MatrixView out = rows(boundary_out_, b);
+  backend_.copy(h, columns(out, 0, hidden_));
+  backend_.copy(rows(h0_, b), columns(out, hidden_, 2 * hidden_));
+}
+
+void GcniiStage::forward_conv(Conv& conv, const Block& b, ConstMatrixView h) {
+  const MatrixView p = rows(conv.p, b), s = rows(conv.s, b), y = rows(conv.y, b);
+  if (h.data != nullptr) {
+    backend_.copy(h, p);
+    drop(p, b, conv.layer);
+    graph_.exchange(b, conv.p.view(), training_);
+  }
+  graph_.aggregate(b, conv.p.view(), s);
+  const float alpha = model_.alpha;
+  backend_.scale(s, 1.0f - alpha);
+  backend_.axpy(alpha, rows(h0_, b), s);
+  backend_.gemm(false, false, conv.beta, s, parameters_.value(conv.weight), 0.0f, y);
+  backend_.axpy(1.0f - conv.beta, s, y);
+  backend_.relu_forward(y, y);
+}
+
+void GcniiStage::forward_output(const Block& b, ConstMatrixView h) {
+  const MatrixView q = rows(q_, b);
+  backend_.copy(h, q);
+  drop(q, b, model_.num_layers + 1);
+  linear(*output_, q, rows(logits_, b));
+}
+
+void GcniiStage::backward(const Block& b) {
+  const MatrixView grad_h = scratch(kGradH, b.size(), hidden_);
+  const MatrixView grad_h0 = scratch(kGradH0, b.size(), hidden_);
+  if (last_stage()) {
+    const ConstMatrixView grad_logits = rows(grad_logits_, b);
+    linear_backward(*output_, rows(q_, b), grad_logits);
+    backend_.gemm(false, true, 1.0f, grad_logits, parameters_.value(*output_), 0.0f, grad_h);
+    drop(grad_h, b, model_.num_layers + 1);
+    zero(grad_h0);
+  } else {
+    const ConstMatrixView in = rows(grad_out_, b);
+    backend_.copy(columns(in, 0, hidden_), grad_h);
+    backend_.copy(columns(in, hidden_, 2 * hidden_), grad_h0);
+  }
+  for (auto conv = convs_.rbegin(); conv != convs_.rend(); ++conv)
+    backward_conv(*conv, b, grad_h, grad_h0);
+  if (first_stage()) {
+    finish_input(b, grad_h, grad_h0);
+    return;
+  }
+  const MatrixView out = rows(grad_in_, b);
+  backend_.copy(grad_h, columns(out, 0, hidden_));
+  backend_.copy(grad_h0, columns(out, hidden_, 2 * hidden_));
+}
+
+// grad_h: d loss / d y of the conv on entry, d loss / d its input h on return. From dy
+// (after the ReLU): ds = (1 - beta) dy + beta dy Wᵀ, dW += beta sᵀ dy, dh0 += alpha ds,
+// dz = (1 - alpha) ds, scattered through Âᵀ.
+void GcniiStage::backward_conv(Conv& conv, const Block& b, MatrixView grad_h, MatrixView grad_h0) {
+  backend_.relu_backward(rows(conv.y, b), grad_h, grad_h);
+  const MatrixView grad_z = scratch(kGradZ, b.size(), hidden_);
+  backend_.gemm(false, true, conv.beta, grad_h, parameters_.value(conv.weight), 0.0f, grad_z);
+  backend_.axpy(1.0f - conv.beta, grad_h, grad_z);  // grad_z holds ds
+  backend_.axpy(model_.alpha, grad_z, grad_h0);
+  backend_.scale(grad_z, 1.0f - model_.alpha);
+  backend_.gemm_tn_accumulate(conv.beta, rows(conv.s, b), grad_h, parameters_.sum(conv.weight));
+  graph_.scatter_gradient(b, grad_z, conv.g.view());
+  graph_.exchange_gradient(b, conv.g.view());
+  take_gradient(conv.g, b, grad_h);
+  drop(grad_h, b, conv.layer);
+}
+
+// h0 is conv 1's input and every conv's residual: its gradient is the sum of both.
+void GcniiStage::finish_input(const Block& b, MatrixView grad_h, ConstMatrixView grad_h0) {
+  backend_.axpy(1.0f, grad_h0, grad_h);
+  backend_.relu_backward(rows(h0_, b), grad_h, grad_h);
+  backend_.copy(grad_h, rows(g0_, b));
+}
+
+void GcniiStage::end_backward() {
+  if (!first_stage()) return;
+  features_->accumulate_transposed(g0_.view(), parameters_.sum(*input_));
+  backend_.column_sums_accumulate(g0_.view(), parameters_.sum(*input_ + 1));
+}
+
+// Conv 1's P is computed whole from the features each pass: only later convs read history.
+std::vector<kernels::Tensor*> GcniiStage::history_buffers() {
+  std::vector<kernels::Tensor*> buffers;
+  for (Conv& conv : convs_)
+    if (conv.layer > 1) buffers.push_back(&conv.p);
+  return buffers;
+}
+
+std::vector<kernels::Tensor*> GcniiStage::carried_buffers() {
+  std::vector<kernels::Tensor*> buffers = history_buffers();
+  if (stale_ == StaleGrad::kDelay)
+    for (Conv& conv : convs_)
+      if (conv.g.rows() > 0) buffers.push_back(&conv.g);
+  return buffers;
+}
+
+}  // namespace strata

@@ -1,0 +1,65 @@
+// A stage of GCNII (Chen et al. 2020, "Simple and Deep Graph Convolutional Networks"), as
+// PyG's GCN2Conv example:
+//   h0 = relu(dropout(x) W_in + b_in)
+//   h_l = relu(conv_l(Â dropout(h_{l-1}), h0)),  l = 1..L,  h_0 = h0
+//   conv_l(z, h0): s = (1 - alpha) z + alpha h0 (initial residual),
+//                  y = (1 - beta_l) s + beta_l s W_l, beta_l = log(lambda / l + 1) (identity map)
+//   logits = dropout(h_L) W_out + b_out
+// Graph layer l - 1 is conv l; the first stage also holds the input linear layer, the last
+// the output one. Boundary rows carry [h | h0] forward and [dh | dh0] backward. Dropout
+// masks are keyed by layer 0 (input), l (conv l) and L + 1 (output).
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "strata/layers/stage.h"
+
+namespace strata {
+
+class GcniiStage : public Stage {
+ public:
+  GcniiStage(const StageSetup& setup, int first, int last);
+
+  static float beta_of(float lambda, int layer);
+
+  void begin_epoch(std::int64_t epoch, bool training) override;
+  MatrixView input_rows(const Block& b) override { return rows(boundary_in_, b); }
+  void forward(const Block& b) override;
+  ConstMatrixView output_rows(const Block& b) const override;
+  MatrixView output_grad_rows(const Block& b) override;
+  void backward(const Block& b) override;
+  ConstMatrixView input_grad_rows(const Block& b) const override { return rows(grad_in_, b); }
+  void end_backward() override;
+
+  std::vector<kernels::Tensor*> history_buffers() override;
+  std::vector<kernels::Tensor*> carried_buffers() override;
+
+ private:
+  struct Conv {
+    std::size_t weight;  // W's tensor in parameters_
+    int layer;           // 1-based
+    float beta;
+    kernels::Tensor p, s, y, g;  // P = dropout(h) (columns(), the history), s, relu(y), d/dP
+  };
+  bool first_stage() const { return input_.has_value(); }
+  bool last_stage() const { return output_.has_value(); }
+  void prepare_input();
+  void forward_conv(Conv& conv, const Block& b, ConstMatrixView h);
+  void forward_output(const Block& b, ConstMatrixView h);
+  void backward_conv(Conv& conv, const Block& b, MatrixView grad_h, MatrixView grad_h0);
+  void finish_input(const Block& b, MatrixView grad_h, ConstMatrixView grad_h0);
+  // y = x W + b for the linear layer whose W is tensor t (b is t + 1); dW, db += its grads.
+  void linear(std::size_t t, ConstMatrixView x, MatrixView y) const;
+  void linear_backward(std::size_t t, ConstMatrixView x, ConstMatrixView grad_y);
+
+  int hidden_;
+  std::optional<std::size_t> input_, output_;  // tensors of W_in, W_out
+  std::vector<Conv> convs_;
+  kernels::Tensor h0_;                        // N x H
+  kernels::Tensor boundary_in_, grad_in_;     // stage > 0: [h | h0] received, [dh | dh0] sent
+  kernels::Tensor boundary_out_, grad_out_;   // not last: [h | h0] sent, [dh | dh0] received
+  kernels::Tensor q_, logits_, grad_logits_;  // last stage: dropout(h_L), logits, d/d logits
+  kernels::Tensor g0_;                        // first stage: d loss / d (x W_in + b_in)
+};
+
+}  // namespace strata

@@ -1,0 +1,68 @@
+#include "strata/layers/stage.h"
+
+#include "strata/layers/model.h"
+
+namespace strata {
+namespace {
+
+std::vector<TensorShape> stage_shapes(const ModelConfig& model, int first, int last) {
+  STRATA_CHECK(0 <= first && first < last && last <= model.num_layers, "stage layers [", first,
+               ", ", last, ") of ", model.num_layers);
+  const auto [begin, end] = stage_tensor_range(model, first, last);
+  const std::vector<TensorShape> all = parameter_shapes(model);
+  return {all.begin() + static_cast<std::ptrdiff_t>(begin),
+          all.begin() + static_cast<std::ptrdiff_t>(end)};
+}
+
+}  // namespace
+
+Stage::Stage(const StageSetup& setup, int first, int last)
+    : backend_(setup.backend),
+      model_(setup.model),
+      graph_(setup.graph),
+      features_(setup.features),
+      stale_(setup.stale),
+      parameters_(setup.backend, stage_shapes(setup.model, first, last),
+                  initial_values(stage_shapes(setup.model, first, last), setup.model.seed)) {
+  STRATA_CHECK((first == 0) == (features_ != nullptr), "features belong to the stage with layer 0");
+  STRATA_CHECK(features_ == nullptr ||
+                   (features_->rows() == graph_.rows() && features_->cols() == model_.in_features),
+               "stage features are ", features_ ? features_->rows() : 0, "x",
+               features_ ? features_->cols() : 0, ", expected ", graph_.rows(), "x",
+               model_.in_features);
+}
+
+void Stage::drop(MatrixView m, const Block& b, int layer) const {
+  if (dropping()) backend_.dropout(m, graph_.ids(b), model_.dropout, model_.seed, epoch_, layer);
+}
+
+Features& Stage::dropped_features() {
+  features_->drop(graph_.ids(graph_.every_row()), dropping() ? model_.dropout : 0.0f, model_.seed,
+                  epoch_);
+  return *features_;
+}
+
+void Stage::take_gradient(kernels::Tensor& g, const Block& b, MatrixView out) const {
+  const MatrixView block = rows(g, b);
+  backend_.copy(block, out);
+  zero(block);
+}
+
+void Stage::zero(kernels::Tensor& t) const {
+  backend_.zero(t.data(), static_cast<std::size_t>(t.size()) * sizeof(float));
+}
+
+void Stage::zero(MatrixView m) const {
+  STRATA_CHECK(m.stride == m.cols || m.rows <= 1, "zero of a strided view");
+  backend_.zero(m.data, static_cast<std::size_t>(m.rows * m.cols) * sizeof(float));
+}
+
+MatrixView Stage::scratch(int which, std::int64_t r, std::int64_t c) {
+  const auto i = static_cast<std::size_t>(which);
+  if (scratch_.size() <= i) scratch_.resize(i + 1);
+  const auto bytes = static_cast<std::size_t>(r * c) * sizeof(float);
+  if (scratch_[i].bytes() < bytes) scratch_[i] = kernels::Buffer(backend_, bytes);
+  return {scratch_[i].as<float>(), r, c, c};
+}
+
+}  // namespace strata

@@ -1,0 +1,50 @@
+// How a model's layers see the graph. A stage computes its rows block by block: a block
+// is one chunk of the rows (pipeline and hybrid mode), or every row at once (local and
+// graph mode, exact epochs, evaluation). Aggregating a block reads rows of every column:
+// those of blocks not yet computed this epoch hold their last values (the history), and
+// those other parts own (the halo) arrive through an exchange. training/ implements this
+// over a row layout and a communicator; a layer knows nothing of either.
+//
+// Every view handed in or out is in the stage's backend memory.
+#pragma once
+#include <cstdint>
+
+#include "strata/core/matrix.h"
+#include "strata/core/types.h"
+
+namespace strata {
+
+// Rows [begin, end) of a stage's buffers: one chunk, or every row (chunk -1).
+struct Block {
+  LocalId begin = 0, end = 0;
+  int chunk = -1;
+  LocalId size() const { return end - begin; }
+};
+
+class BlockGraph {
+ public:
+  virtual ~BlockGraph() = default;
+  // Rows the stage computes (owned), and rows aggregation reads: owned first, then halo.
+  virtual LocalId rows() const = 0;
+  virtual LocalId columns() const = 0;
+  Block every_row() const { return {0, rows(), -1}; }
+  // Whether other parts own some of the columns (graph and hybrid mode with parts > 1).
+  virtual bool has_halo() const = 0;
+  // Whether the rows are split into several chunks, so that some rows are read from history.
+  virtual bool chunked() const = 0;
+  // The global ids of b's rows, in backend memory (they key the dropout masks).
+  virtual const GlobalId* ids(const Block& b) const = 0;
+
+  // out (b.size() x w) = Â[b, :] · x, x holding columns() rows.
+  virtual void aggregate(const Block& b, ConstMatrixView x, MatrixView out) = 0;
+  // g[c] += Σ_{r in b} Â[r, c] · grad[r], g holding columns() rows.
+  virtual void scatter_gradient(const Block& b, ConstMatrixView grad, MatrixView g) = 0;
+  // Fills the halo rows of x that b's chunk reads (every halo row for a whole block) from
+  // their owners; counted as halo_fwd in training, else as eval. No-op without a halo.
+  virtual void exchange(const Block& b, MatrixView x, bool training) = 0;
+  // Adds the halo rows of g that b's chunk scattered into (gradient for other parts'
+  // rows) into their owners' rows, and zeroes them here. No-op without a halo.
+  virtual void exchange_gradient(const Block& b, MatrixView g) = 0;
+};
+
+}  // namespace strata

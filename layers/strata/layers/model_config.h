@@ -1,0 +1,25 @@
+// The settings every model shares. Which models exist, and what each is, is model.h's.
+#pragma once
+#include <cstdint>
+
+namespace strata {
+
+enum class ModelKind { kGcn, kGcnii };
+
+struct ModelConfig {
+  int in_features = 0;
+  int hidden = 16;
+  int classes = 0;
+  int num_layers = 2;  // graph layers, >= 1 (gcnii adds its two linear layers)
+  float dropout = 0.5f;
+  bool bias = true;  // gcn convs; gcnii convs have none, its linear layers always do
+  std::uint64_t seed = 0;
+  ModelKind kind = ModelKind::kGcn;
+  float alpha = 0.1f;   // gcnii: weight of the initial residual h0 in every conv
+  float lambda = 0.5f;  // gcnii: identity mapping beta_l = log(lambda / l + 1)
+
+  // d_0 = in_features, d_l = hidden, d_L = classes: the rows layer l reads and writes.
+  int width(int l) const { return l == 0 ? in_features : l == num_layers ? classes : hidden; }
+};
+
+}  // namespace strata

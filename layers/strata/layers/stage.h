@@ -1,0 +1,107 @@
+// A pipeline stage: a run of a model's consecutive graph layers, computed block by block
+// over every row a rank holds (block_graph.h). It keeps full-size per-layer buffers, so a
+// row of a chunk that has not run yet this epoch holds its last value: the history. One
+// stage of every layer over one block of every row is whole-graph training (local and
+// graph mode); the schedule (training/) moves rows between stages, a stage only computes.
+//
+// Every tensor lives in the stage's backend memory and starts at zero, so the history of
+// the first epoch reads zeros on every backend.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "strata/kernels/backend.h"
+#include "strata/layers/block_graph.h"
+#include "strata/layers/features.h"
+#include "strata/layers/model_config.h"
+#include "strata/layers/parameters.h"
+
+namespace strata {
+
+// What happens to gradient that reaches a row whose backward already ran this epoch
+// (an edge read from history): dropped, or added to that row's gradient next epoch.
+enum class StaleGrad { kDrop, kDelay };
+
+// What every stage is built from. The references must outlive the stage.
+struct StageSetup {
+  const kernels::Backend& backend;
+  ModelConfig model;
+  BlockGraph& graph;
+  Features* features = nullptr;  // the stage holding layer 0 only: row r is graph row r
+  StaleGrad stale = StaleGrad::kDrop;
+};
+
+class Stage {
+ public:
+  // The stage of graph layers [first, last); it holds the parameter tensors of those layers.
+  Stage(const StageSetup& setup, int first, int last);
+  virtual ~Stage() = default;
+  Stage(const Stage&) = delete;
+  Stage& operator=(const Stage&) = delete;
+
+  virtual void begin_epoch(std::int64_t epoch, bool training) = 0;
+  // Stage > 0: the previous stage's output rows of block b go here before forward(b).
+  virtual MatrixView input_rows(const Block& b) = 0;
+  virtual void forward(const Block& b) = 0;
+  // The rows forward(b) produced: the next stage's input, or logits on the last stage.
+  virtual ConstMatrixView output_rows(const Block& b) const = 0;
+  // d loss / d output rows of block b go here before backward(b).
+  virtual MatrixView output_grad_rows(const Block& b) = 0;
+  // Adds b's share of the parameters' gradient sums.
+  virtual void backward(const Block& b) = 0;
+  // Stage > 0: d loss / d input rows of block b, after backward(b).
+  virtual ConstMatrixView input_grad_rows(const Block& b) const = 0;
+  // Adds the gradient that needs every block (the features' layer).
+  virtual void end_backward() = 0;
+
+  Parameters& parameters() { return parameters_; }
+  // The full-size buffers later chunks read as history (smoothing blends them), and every
+  // buffer the next epoch reads before writing it: the history, and with StaleGrad::kDelay
+  // the gradients carried over (a checkpoint saves these).
+  virtual std::vector<kernels::Tensor*> history_buffers() = 0;
+  virtual std::vector<kernels::Tensor*> carried_buffers() = 0;
+
+ protected:
+  bool dropping() const { return training_ && model_.dropout > 0.0f; }
+  void drop(MatrixView m, const Block& b, int layer) const;
+  // The features with this pass's input dropout (the stage holding layer 0 only).
+  Features& dropped_features();
+  // out = g[b], and g[b] restarts at zero: d loss / d b's input rows are complete once b's
+  // own backward has scattered (the blocks that read them fresh ran backward before it).
+  void take_gradient(kernels::Tensor& g, const Block& b, MatrixView out) const;
+  void zero(kernels::Tensor& t) const;
+  void zero(MatrixView m) const;
+  // A rows x cols view over one of the stage's scratch buffers, which only grow.
+  MatrixView scratch(int which, std::int64_t rows, std::int64_t cols);
+  kernels::Tensor tensor(std::int64_t rows, std::int64_t cols) const {
+    return kernels::Tensor(backend_, rows, cols);
+  }
+
+  const kernels::Backend& backend_;
+  ModelConfig model_;
+  BlockGraph& graph_;
+  Features* features_;
+  StaleGrad stale_;
+  Parameters parameters_;
+  std::int64_t epoch_ = 0;
+  bool training_ = false;
+
+ private:
+  std::vector<kernels::Buffer> scratch_;
+};
+
+inline MatrixView rows(kernels::Tensor& t, const Block& b) {
+  return t.view().rows_range(b.begin, b.end);
+}
+inline ConstMatrixView rows(const kernels::Tensor& t, const Block& b) {
+  return t.view().rows_range(b.begin, b.end);
+}
+// Columns [begin, end) of a view (the two halves of a GCNII boundary row).
+inline MatrixView columns(MatrixView m, std::int64_t begin, std::int64_t end) {
+  return {m.data + begin, m.rows, end - begin, m.stride};
+}
+inline ConstMatrixView columns(ConstMatrixView m, std::int64_t begin, std::int64_t end) {
+  return {m.data + begin, m.rows, end - begin, m.stride};
+}
+
+}  // namespace strata

@@ -1,0 +1,82 @@
+// Sparse input features (kernels/sparse_features.h): the sparse dropout draws the dense
+// mask entry for entry, and Xᵀ follows X's values through dropout and reset.
+#include <catch2/catch.hpp>
+
+#include "strata/core/random.h"
+#include "strata/kernels/kernels.h"
+#include "strata/kernels/sparse_features.h"
+
+namespace strata {
+namespace {
+
+// A random matrix with about `density` non-zeros, dense and as CSR (columns ascending).
+struct SparsePair {
+  Matrix dense;
+  Csr sparse;
+};
+
+SparsePair random_sparse(LocalId rows, LocalId cols, float density, std::uint64_t seed) {
+  SparsePair p{Matrix(rows, cols), Csr{}};
+  p.sparse.rows = rows;
+  p.sparse.cols = cols;
+  Rng rng(seed);
+  for (LocalId r = 0; r < rows; ++r) {
+    for (LocalId c = 0; c < cols; ++c) {
+      if (rng.uniform() >= density) continue;
+      p.dense.at(r, c) = rng.uniform() + 0.25f;
+      p.sparse.indices.push_back(c);
+      p.sparse.values.push_back(p.dense.at(r, c));
+    }
+    p.sparse.offsets.push_back(p.sparse.nnz());
+  }
+  return p;
+}
+
+TEST_CASE("dropout_csr draws exactly the dense dropout mask", "[kernels][sparse]") {
+  const SparsePair x = random_sparse(33, 31, 0.3f, 1);
+  const std::vector<GlobalId> ids = [] {
+    std::vector<GlobalId> v(33);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<GlobalId>(1000 - 7 * i);
+    return v;
+  }();
+  Matrix dense = x.dense;
+  kernels::dropout(dense.view(), ids, 0.4f, 9, 3, 0);
+  std::vector<float> values = x.sparse.values;
+  kernels::dropout_csr(x.sparse.view(), values, ids, 0.4f, 9, 3, 0);
+  SparseFeatures features(x.sparse.view());
+  features.dropout(ids, 0.4f, 9, 3, 0);
+  Matrix densified(33, 31);
+  features.to_dense(densified.view());
+  CHECK(densified.storage() == dense.storage());
+  for (LocalId r = 0; r < 33; ++r)
+    for (EdgeOffset k = x.sparse.offsets[r]; k < x.sparse.offsets[r + 1]; ++k)
+      REQUIRE(values[k] == dense.at(r, x.sparse.indices[k]));
+}
+
+TEST_CASE("SparseFeatures transpose follows dropout and reset", "[kernels][sparse]") {
+  const SparsePair x = random_sparse(31, 17, 0.4f, 2);
+  SparseFeatures features(x.sparse.view());
+  const std::vector<GlobalId> ids = [] {
+    std::vector<GlobalId> v(31);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<GlobalId>(i);
+    return v;
+  }();
+  for (int round = 0; round < 2; ++round) {
+    if (round == 1) features.dropout(ids, 0.5f, 1, 0, 0);
+    const CsrView t = features.transposed_view();
+    REQUIRE(t.rows == 17);
+    Matrix from_t(31, 17), from_x(31, 17);
+    features.to_dense(from_x.view());
+    for (LocalId c = 0; c < t.rows; ++c)
+      for (EdgeOffset k = t.offsets[c]; k < t.offsets[c + 1]; ++k)
+        from_t.at(t.indices[k], c) = t.values[k];
+    CHECK(from_t.storage() == from_x.storage());
+  }
+  features.reset();
+  Matrix raw(31, 17);
+  features.to_dense(raw.view());
+  CHECK(raw.storage() == x.dense.storage());
+}
+
+}  // namespace
+}  // namespace strata
