@@ -58,7 +58,7 @@ void run_staged(void (*check)(Communicator&)) {
 TEST_CASE("device staging: all collectives and point-to-point as the host communicator", "[gpu]") {
   for (auto* check : {comm_checks::all_reduce, comm_checks::all_to_all_v, comm_checks::all_gather,
                       comm_checks::broadcast, comm_checks::barrier, comm_checks::point_to_point,
-                      comm_checks::split})
+                      comm_checks::pipelined_sends, comm_checks::split})
     run_staged(check);
 }
 
@@ -82,6 +82,9 @@ TEST_CASE("NCCL point-to-point, tags out of order within a batch", "[gpu]") {
 }
 TEST_CASE("NCCL split", "[gpu]") {
   run_on_gpus(comm_checks::split);
+}
+TEST_CASE("NCCL pipelined sends: each chunk flushed before the next is sent", "[gpu]") {
+  run_on_gpus(comm_checks::pipelined_sends);
 }
 
 TEST_CASE("without NCCL or a device the NCCL communicator says which", "[gpu]") {
