@@ -4,8 +4,10 @@
 #include <cmath>
 #include <vector>
 
+#include "backend_checks.h"
 #include "gpu_test_util.h"
 #include "strata/core/device.h"
+#include "strata/kernels/backend.h"
 #include "strata/kernels/gpu.h"
 #include "strata/kernels/kernels.h"
 
@@ -47,6 +49,14 @@ TEST_CASE("cuSPARSE SpMM equals the CPU kernel, and ALG2 repeats bit for bit", "
         REQUIRE(dy.download(context).storage() == first.storage());
       }
     }
+}
+
+TEST_CASE("SpMM with no entries: beta · y, 0 for beta = 0, as on the CPU", "[gpu][spmm]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  const auto backend = kernels::make_cuda_backend(context);
+  test::check_spmm_without_entries(*backend);
+  test::check_sparse_features_without_entries(*backend);
 }
 
 TEST_CASE("cuBLAS GEMM equals OpenBLAS for every transpose", "[gpu][gemm]") {
