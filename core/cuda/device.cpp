@@ -3,9 +3,11 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdio>
 #include <utility>
 
+#include "strata/core/block_pool.h"
 #include "strata/core/cuda_check.h"
 #include "strata/core/error.h"
 
@@ -22,6 +24,36 @@ void cuda_check(int code, const char* operation, const char* file, int line) {
 }  // namespace strata
 
 namespace strata::gpu {
+namespace {
+
+std::atomic<std::int64_t> allocations{0};
+
+void* device_malloc(std::size_t bytes) {
+  void* data = nullptr;
+  STRATA_CUDA_CHECK(cudaMalloc(&data, bytes));
+  ++allocations;
+  return data;
+}
+
+// cudaMalloc and cudaFree under a context's pool. cudaFree waits for the whole device,
+// so a freed block's last kernels are done.
+class CudaUpstream : public BlockPool::Upstream {
+ public:
+  void* allocate(std::size_t bytes) override {
+    void* data = nullptr;
+    const cudaError_t status = cudaMalloc(&data, bytes);
+    if (status == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // not sticky, but cleared for the retry
+      return nullptr;
+    }
+    STRATA_CUDA_CHECK(status);
+    ++allocations;
+    return data;
+  }
+  void free(void* block) noexcept override { cudaFree(block); }
+};
+
+}  // namespace
 
 bool built_with_cuda() {
   return true;
@@ -51,6 +83,10 @@ std::int64_t bytes_in_use(int device) {
   return static_cast<std::int64_t>(total - free);
 }
 
+std::int64_t device_allocations() {
+  return allocations.load();
+}
+
 std::string describe(int device) {
   cudaDeviceProp p{};
   STRATA_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
@@ -68,9 +104,11 @@ Context::Context(int device) : device_(device) {
   cudaStream_t stream = nullptr;
   STRATA_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   stream_ = stream;
+  pool_ = std::make_unique<BlockPool>(std::make_unique<CudaUpstream>());
 }
 
 Context::~Context() {
+  pool_.reset();
   cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }
 
@@ -79,23 +117,39 @@ void Context::synchronize() const {
 }
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
-  if (bytes > 0) STRATA_CUDA_CHECK(cudaMalloc(&data_, bytes));
+  if (bytes > 0) data_ = device_malloc(bytes);
+}
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes, const Context& pooled_by)
+    : bytes_(bytes), pool_(&pooled_by.pool()) {
+  if (bytes > 0) data_ = pool_->allocate(bytes);
 }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (data_) cudaFree(data_);
+  free();
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+    : data_(std::exchange(other.data_, nullptr)),
+      bytes_(std::exchange(other.bytes_, 0)),
+      pool_(other.pool_) {}
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
   if (this != &other) {
-    if (data_) cudaFree(data_);
+    free();
     data_ = std::exchange(other.data_, nullptr);
     bytes_ = std::exchange(other.bytes_, 0);
+    pool_ = other.pool_;
   }
   return *this;
+}
+
+void DeviceBuffer::free() noexcept {
+  if (data_ == nullptr) return;
+  if (pool_)
+    pool_->release(data_);
+  else
+    cudaFree(data_);
 }
 
 void DeviceBuffer::upload(const void* host, std::size_t bytes, const Context& context) {

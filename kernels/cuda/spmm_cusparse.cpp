@@ -70,7 +70,7 @@ SpmmPlan::SpmmPlan(const Libraries& libraries, const DeviceCsr& a, std::int64_t 
                                                 CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                 CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, d.a, d.x,
                                                 &beta, d.y, CUDA_R_32F, d.algorithm, &bytes));
-  d.workspace = DeviceBuffer(bytes);
+  d.workspace = DeviceBuffer(bytes, libraries.context());
 }
 
 SpmmPlan::~SpmmPlan() = default;
