@@ -3,11 +3,11 @@
 // reads all rows in parallel; a thread per column would be latency bound).
 #include <cuda_runtime.h>
 
-#include <map>
 #include <vector>
 
 #include "cuda_sparse_features.h"
 #include "launch.h"
+#include "plans_by_width.h"
 #include "strata/core/block_pool.h"
 #include "strata/core/cuda_check.h"
 #include "strata/kernels/backend.h"
@@ -49,10 +49,12 @@ class CudaSparse : public SparseMatrix {
   LocalId cols() const override { return csr_.cols(); }
   void multiply(ConstMatrixView x, MatrixView y, float beta) override {
     if (x.cols == 0 || y.rows == 0) return;
-    auto [it, added] = plans_.try_emplace(x.cols, nullptr);
-    if (added)
-      it->second = std::make_unique<gpu::SpmmPlan>(libraries_, csr_, x.cols, deterministic_);
-    it->second->run(device(x), device(y), beta);
+    plans_
+        .get(x.cols,
+             [&] {
+               return std::make_unique<gpu::SpmmPlan>(libraries_, csr_, x.cols, deterministic_);
+             })
+        .run(device(x), device(y), beta);
   }
 
  private:
@@ -60,7 +62,7 @@ class CudaSparse : public SparseMatrix {
   bool deterministic_;
   std::vector<float> ones_;
   gpu::DeviceCsr csr_;
-  std::map<std::int64_t, std::unique_ptr<gpu::SpmmPlan>> plans_;  // by width
+  cuda::PlansByWidth<gpu::SpmmPlan> plans_;
 };
 
 class CudaBackend : public Backend {
