@@ -9,6 +9,7 @@
 
 #include "strata/core/block_pool.h"
 #include "strata/core/cuda_check.h"
+#include "strata/core/device_errors.h"
 #include "strata/core/error.h"
 
 namespace strata {
@@ -24,6 +25,13 @@ void cuda_check(int code, const char* operation, const char* file, int line) {
 }  // namespace strata
 
 namespace strata::gpu {
+
+static_assert(kCudaErrorStubLibrary == cudaErrorStubLibrary);
+static_assert(kCudaErrorInsufficientDriver == cudaErrorInsufficientDriver);
+static_assert(kCudaErrorNoDevice == cudaErrorNoDevice);
+static_assert(kCudaErrorSystemDriverMismatch == cudaErrorSystemDriverMismatch);
+static_assert(kCudaErrorCompatNotSupportedOnDevice == cudaErrorCompatNotSupportedOnDevice);
+
 namespace {
 
 std::atomic<std::int64_t> allocations{0};
@@ -65,11 +73,15 @@ bool available() {
 
 int device_count() {
   int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();  // clear the sticky error so later calls start clean
-    return 0;
-  }
-  return count;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status == cudaSuccess) return count;
+  cudaGetLastError();  // clear the error so later calls start clean
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);  // 0 when no driver is installed
+  cudaRuntimeGetVersion(&runtime);
+  if (classify_device_count_error(status, driver) == DeviceCountError::kNoDevice) return 0;
+  throw Error(ErrorKind::kInternal,
+              device_count_error_message(status, cudaGetErrorName(status), driver, runtime));
 }
 
 std::int64_t bytes_in_use(int device) {

@@ -18,10 +18,12 @@ class BlockPool;
 namespace strata::gpu {
 
 bool built_with_cuda();
-// Whether a CUDA device answers. Any error from cudaGetDeviceCount means no: on a machine
-// without a GPU the runtime reports cudaErrorInsufficientDriver, not "no device".
+// Whether a CUDA device answers, and how many. A machine without a GPU has none; a
+// cudaGetDeviceCount error that does not mean "no GPU" (device_errors.h) throws
+// strata::Error saying what is wrong, so that GPU tests fail instead of skipping.
 bool available();
 int device_count();
+
 // "NVIDIA H200, 139.8 GiB, compute 9.0" for one device.
 std::string describe(int device);
 // Bytes of the device's memory in use (total - free, cudaMemGetInfo): every context's and
