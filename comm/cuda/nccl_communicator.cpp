@@ -173,7 +173,8 @@ void NcclCommunicator::do_wait(RequestState&) {
 }
 
 std::unique_ptr<Communicator> NcclCommunicator::do_split(int color, int key) {
-  handle_->sequencer.flush();  // the parent must be ready: no call of its may be in progress
+  // Every call of the sequencer returns with the communicator ready (no call in progress),
+  // as ncclCommSplit wants its parent.
   ncclConfig_t config = non_blocking_config();
   ncclComm_t child = nullptr;
   STRATA_NCCL_CHECK(ncclCommSplit(handle_->calls.comm(), color, key, &child, &config));
