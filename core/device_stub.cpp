@@ -1,5 +1,6 @@
 // core/strata/core/device.h in a build without CUDA: no device ever answers, and anything
 // that would need one throws "built without CUDA".
+#include "strata/core/block_pool.h"
 #include "strata/core/cuda_check.h"
 #include "strata/core/device.h"
 #include "strata/core/error.h"
@@ -37,6 +38,9 @@ std::string describe(int) {
 std::int64_t bytes_in_use(int) {
   no_cuda("gpu::bytes_in_use");
 }
+std::int64_t device_allocations() {
+  return 0;
+}
 
 Context::Context(int device) : device_(device) {
   no_cuda("gpu::Context");
@@ -45,6 +49,9 @@ Context::~Context() = default;
 void Context::synchronize() const {}
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+  if (bytes > 0) no_cuda("gpu::DeviceBuffer");
+}
+DeviceBuffer::DeviceBuffer(std::size_t bytes, const Context&) : bytes_(bytes) {
   if (bytes > 0) no_cuda("gpu::DeviceBuffer");
 }
 DeviceBuffer::~DeviceBuffer() = default;

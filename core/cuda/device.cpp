@@ -3,10 +3,13 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdio>
 #include <utility>
 
+#include "strata/core/block_pool.h"
 #include "strata/core/cuda_check.h"
+#include "strata/core/device_errors.h"
 #include "strata/core/error.h"
 
 namespace strata {
@@ -23,6 +26,43 @@ void cuda_check(int code, const char* operation, const char* file, int line) {
 
 namespace strata::gpu {
 
+static_assert(kCudaErrorStubLibrary == cudaErrorStubLibrary);
+static_assert(kCudaErrorInsufficientDriver == cudaErrorInsufficientDriver);
+static_assert(kCudaErrorNoDevice == cudaErrorNoDevice);
+static_assert(kCudaErrorSystemDriverMismatch == cudaErrorSystemDriverMismatch);
+static_assert(kCudaErrorCompatNotSupportedOnDevice == cudaErrorCompatNotSupportedOnDevice);
+
+namespace {
+
+std::atomic<std::int64_t> allocations{0};
+
+void* device_malloc(std::size_t bytes) {
+  void* data = nullptr;
+  STRATA_CUDA_CHECK(cudaMalloc(&data, bytes));
+  ++allocations;
+  return data;
+}
+
+// cudaMalloc and cudaFree under a context's pool. cudaFree waits for the whole device,
+// so a freed block's last kernels are done.
+class CudaUpstream : public BlockPool::Upstream {
+ public:
+  void* allocate(std::size_t bytes) override {
+    void* data = nullptr;
+    const cudaError_t status = cudaMalloc(&data, bytes);
+    if (status == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // not sticky, but cleared for the retry
+      return nullptr;
+    }
+    STRATA_CUDA_CHECK(status);
+    ++allocations;
+    return data;
+  }
+  void free(void* block) noexcept override { cudaFree(block); }
+};
+
+}  // namespace
+
 bool built_with_cuda() {
   return true;
 }
@@ -33,11 +73,15 @@ bool available() {
 
 int device_count() {
   int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();  // clear the sticky error so later calls start clean
-    return 0;
-  }
-  return count;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status == cudaSuccess) return count;
+  cudaGetLastError();  // clear the error so later calls start clean
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);  // 0 when no driver is installed
+  cudaRuntimeGetVersion(&runtime);
+  if (classify_device_count_error(status, driver) == DeviceCountError::kNoDevice) return 0;
+  throw Error(ErrorKind::kInternal,
+              device_count_error_message(status, cudaGetErrorName(status), driver, runtime));
 }
 
 std::int64_t bytes_in_use(int device) {
@@ -49,6 +93,10 @@ std::int64_t bytes_in_use(int device) {
   STRATA_CUDA_CHECK(cudaSetDevice(previous));
   STRATA_CUDA_CHECK(status);
   return static_cast<std::int64_t>(total - free);
+}
+
+std::int64_t device_allocations() {
+  return allocations.load();
 }
 
 std::string describe(int device) {
@@ -68,9 +116,11 @@ Context::Context(int device) : device_(device) {
   cudaStream_t stream = nullptr;
   STRATA_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   stream_ = stream;
+  pool_ = std::make_unique<BlockPool>(std::make_unique<CudaUpstream>());
 }
 
 Context::~Context() {
+  pool_.reset();
   cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }
 
@@ -79,23 +129,39 @@ void Context::synchronize() const {
 }
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
-  if (bytes > 0) STRATA_CUDA_CHECK(cudaMalloc(&data_, bytes));
+  if (bytes > 0) data_ = device_malloc(bytes);
+}
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes, const Context& pooled_by)
+    : bytes_(bytes), pool_(&pooled_by.pool()) {
+  if (bytes > 0) data_ = pool_->allocate(bytes);
 }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (data_) cudaFree(data_);
+  free();
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+    : data_(std::exchange(other.data_, nullptr)),
+      bytes_(std::exchange(other.bytes_, 0)),
+      pool_(other.pool_) {}
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
   if (this != &other) {
-    if (data_) cudaFree(data_);
+    free();
     data_ = std::exchange(other.data_, nullptr);
     bytes_ = std::exchange(other.bytes_, 0);
+    pool_ = other.pool_;
   }
   return *this;
+}
+
+void DeviceBuffer::free() noexcept {
+  if (data_ == nullptr) return;
+  if (pool_)
+    pool_->release(data_);
+  else
+    cudaFree(data_);
 }
 
 void DeviceBuffer::upload(const void* host, std::size_t bytes, const Context& context) {

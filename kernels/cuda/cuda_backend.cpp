@@ -1,13 +1,14 @@
-// The CUDA backend: device memory from cudaMalloc and the kernels of gpu.h, every one
-// queued on the Context's stream. Column sums run as a GEMM with a ones vector (cuBLAS
+// The CUDA backend: device memory from the Context's pool and the kernels of gpu.h, every
+// one queued on the Context's stream. Column sums run as a GEMM with a ones vector (cuBLAS
 // reads all rows in parallel; a thread per column would be latency bound).
 #include <cuda_runtime.h>
 
-#include <map>
 #include <vector>
 
 #include "cuda_sparse_features.h"
 #include "launch.h"
+#include "plans_by_width.h"
+#include "strata/core/block_pool.h"
 #include "strata/core/cuda_check.h"
 #include "strata/kernels/backend.h"
 #include "strata/kernels/gpu.h"
@@ -52,10 +53,12 @@ class CudaSparse : public SparseMatrix {
   LocalId cols() const override { return csr_.cols(); }
   void multiply(ConstMatrixView x, MatrixView y, float beta) override {
     if (x.cols == 0 || y.rows == 0) return;
-    auto [it, added] = plans_.try_emplace(x.cols, nullptr);
-    if (added)
-      it->second = std::make_unique<gpu::SpmmPlan>(libraries_, csr_, x.cols, deterministic_);
-    it->second->run(device(x), device(y), beta);
+    plans_
+        .get(x.cols,
+             [&] {
+               return std::make_unique<gpu::SpmmPlan>(libraries_, csr_, x.cols, deterministic_);
+             })
+        .run(device(x), device(y), beta);
   }
 
  private:
@@ -63,7 +66,7 @@ class CudaSparse : public SparseMatrix {
   bool deterministic_;
   std::vector<float> ones_;
   gpu::DeviceCsr csr_;
-  std::map<std::int64_t, std::unique_ptr<gpu::SpmmPlan>> plans_;  // by width
+  cuda::PlansByWidth<gpu::SpmmPlan> plans_;
 };
 
 class CudaBackend : public Backend {
@@ -72,16 +75,10 @@ class CudaBackend : public Backend {
       : context_(context), libraries_(context), deterministic_spmm_(deterministic_spmm) {}
   const char* name() const override { return "cuda"; }
 
-  void* allocate(std::size_t bytes) const override {
-    void* data = nullptr;
-    STRATA_CUDA_CHECK(cudaMalloc(&data, bytes));
-    return data;
-  }
-  // Waits first: queued kernels may still read the memory.
-  void release(void* data) const override {
-    cudaStreamSynchronize(stream_of(context_));
-    cudaFree(data);
-  }
+  // From the context's pool: every kernel runs on its stream, so a released block is
+  // handed out again without waiting for the kernels that still read it.
+  void* allocate(std::size_t bytes) const override { return context_.pool().allocate(bytes); }
+  void release(void* data) const override { context_.pool().release(data); }
   void upload(void* dst, const void* host, std::size_t bytes) const override {
     strata::gpu::copy_to_device(dst, host, bytes, context_);
   }
@@ -205,7 +202,7 @@ std::int64_t CudaBackend::argmax_correct(ConstMatrixView logits, const std::int3
                                          const std::uint8_t* mask) const {
   const auto rows = static_cast<std::size_t>(logits.rows);
   if (rows == 0) return 0;
-  gpu::DeviceBuffer hits(rows * sizeof(std::int32_t));
+  gpu::DeviceBuffer hits(rows * sizeof(std::int32_t), context_);
   cuda::launch_argmax_rows(logits.data, logits.stride, logits.rows, logits.cols, labels, mask,
                            static_cast<std::int32_t*>(hits.data()), context_.stream());
   STRATA_CUDA_CHECK(cudaGetLastError());

@@ -5,11 +5,11 @@
 
 #include <cuda_runtime.h>
 
-#include <map>
 #include <vector>
 
 #include "cpu/dropout_keys.h"
 #include "launch.h"
+#include "plans_by_width.h"
 #include "strata/core/cuda_check.h"
 #include "strata/kernels/sparse_features.h"
 
@@ -94,7 +94,7 @@ class CudaSparseFeatures : public SparseFeatureMatrix {
   }
 
  private:
-  using Plans = std::map<std::int64_t, std::unique_ptr<gpu::SpmmPlan>>;  // by width
+  using Plans = cuda::PlansByWidth<gpu::SpmmPlan>;
 
   Csr transposed_pattern(CsrView x) { return transpose_with_source(x, source_host_); }
   cudaStream_t stream() const { return static_cast<cudaStream_t>(context_.stream()); }
@@ -105,9 +105,9 @@ class CudaSparseFeatures : public SparseFeatureMatrix {
   }
 
   gpu::SpmmPlan& plan(const gpu::DeviceCsr& a, Plans& plans, std::int64_t width) {
-    auto [it, added] = plans.try_emplace(width, nullptr);
-    if (added) it->second = std::make_unique<gpu::SpmmPlan>(libraries_, a, width, deterministic_);
-    return *it->second;
+    return plans.get(width, [&] {
+      return std::make_unique<gpu::SpmmPlan>(libraries_, a, width, deterministic_);
+    });
   }
 
   void sync_transposed() {

@@ -83,7 +83,7 @@ double masked_log_softmax_nll(const Context& context, DeviceConstView logits,
   check_same_shape(logits, grad, "gpu::masked_log_softmax_nll");
   STRATA_CHECK(normalizer > 0.0, "gpu::masked_log_softmax_nll: normalizer ", normalizer);
   const auto rows = static_cast<std::size_t>(logits.rows);
-  DeviceBuffer row_loss(rows * sizeof(double)), bad(sizeof(int));
+  DeviceBuffer row_loss(rows * sizeof(double), context), bad(sizeof(int), context);
   bad.zero(context);
   cuda::launch_softmax_nll_rows(logits.data, logits.stride, labels, mask, 1.0 / normalizer,
                                 grad.data, grad.stride, logits.rows, logits.cols,

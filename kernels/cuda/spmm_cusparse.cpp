@@ -1,8 +1,12 @@
 // SpMM through cusparseSpMM: the CSR copy on the device, and a plan holding the sparse
 // and dense descriptors and the workspace for one (graph, width).
+#include <cuda_runtime.h>
+
 #include <vector>
 
+#include "launch.h"
 #include "library_check.h"
+#include "strata/core/cuda_check.h"
 #include "strata/core/error.h"
 #include "strata/kernels/gpu.h"
 
@@ -41,8 +45,11 @@ struct SpmmPlan::Descriptors {
 
 SpmmPlan::SpmmPlan(const Libraries& libraries, const DeviceCsr& a, std::int64_t width,
                    bool deterministic)
-    : libraries_(libraries), a_(a), width_(width), descriptors_(std::make_unique<Descriptors>()) {
+    : libraries_(libraries), a_(a), width_(width) {
   STRATA_CHECK(width > 0, "SpmmPlan: width ", width);
+  // Without entries a has no index or value array to hand cuSPARSE: run() scales y itself.
+  if (a.nnz() == 0) return;
+  descriptors_ = std::make_unique<Descriptors>();
   Descriptors& d = *descriptors_;
   const cusparseIndexType_t index = a.wide() ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
   STRATA_CUSPARSE_CHECK(
@@ -63,16 +70,29 @@ SpmmPlan::SpmmPlan(const Libraries& libraries, const DeviceCsr& a, std::int64_t 
                                                 CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                 CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, d.a, d.x,
                                                 &beta, d.y, CUDA_R_32F, d.algorithm, &bytes));
-  d.workspace = DeviceBuffer(bytes);
+  d.workspace = DeviceBuffer(bytes, libraries.context());
 }
 
 SpmmPlan::~SpmmPlan() = default;
+
+// y = beta · y, and 0 for beta = 0 whatever y held, as the CPU kernel leaves it.
+void SpmmPlan::scale_without_entries(DeviceView y, float beta) const {
+  const auto stream = static_cast<cudaStream_t>(libraries_.context().stream());
+  if (beta == 0.0f) {
+    const auto bytes = static_cast<std::size_t>(y.rows * y.stride) * sizeof(float);
+    STRATA_CUDA_CHECK(cudaMemsetAsync(y.data, 0, bytes, stream));
+  } else if (beta != 1.0f) {
+    cuda::launch_scale(y.data, y.stride, y.rows, y.cols, beta, stream);
+    STRATA_CUDA_CHECK(cudaGetLastError());
+  }
+}
 
 void SpmmPlan::run(DeviceConstView x, DeviceView y, float beta) {
   STRATA_CHECK(x.rows == a_.cols() && y.rows == a_.rows() && x.cols == width_ && y.cols == width_,
                "SpmmPlan::run: ", a_.rows(), "x", a_.cols(), " plan of width ", width_, " given x ",
                x.rows, "x", x.cols, ", y ", y.rows, "x", y.cols);
   STRATA_CHECK(x.stride == width_ && y.stride == width_, "SpmmPlan::run: strided views");
+  if (!descriptors_) return scale_without_entries(y, beta);
   Descriptors& d = *descriptors_;
   STRATA_CUSPARSE_CHECK(cusparseDnMatSetValues(d.x, const_cast<float*>(x.data)));
   STRATA_CUSPARSE_CHECK(cusparseDnMatSetValues(d.y, y.data));

@@ -202,6 +202,27 @@ void point_to_point(Communicator& comm) {
   expect_p2p_counts(comm);
 }
 
+void pipelined_sends(Communicator& comm) {
+  constexpr int kChunks = 6;
+  const int me = comm.rank(), ranks = comm.size();
+  std::vector<std::vector<std::byte>> outputs;
+  outputs.reserve(kChunks);
+  std::vector<Request> sends;
+  for (int c = 0; c < kChunks; ++c) {
+    if (me > 0) {
+      std::vector<std::byte> input(p2p_message(me - 1, me, c).size());
+      comm.recv(me - 1, c, input, CommCategory::kStageForward);
+      COMM_EXPECT(comm, input == p2p_message(me - 1, me, c), "chunk ", c);
+    }
+    if (me + 1 < ranks) {
+      outputs.push_back(p2p_message(me, me + 1, c));
+      sends.push_back(comm.isend(me + 1, c, outputs.back(), CommCategory::kStageForward));
+      comm.flush();
+    }
+  }
+  comm.wait_all(sends);
+}
+
 void split(Communicator& comm) {
   const int me = comm.rank(), ranks = comm.size();
   auto child = comm.split(me % 2, -me);  // reversed order inside each color

@@ -50,6 +50,9 @@ TEST_CASE("in-process barrier") {
 TEST_CASE("in-process point-to-point, tags out of order") {
   run_at_all_sizes(comm_checks::point_to_point);
 }
+TEST_CASE("in-process pipelined sends, flushed chunk by chunk") {
+  run_at_all_sizes(comm_checks::pipelined_sends);
+}
 TEST_CASE("in-process split") {
   run_at_all_sizes(comm_checks::split);
 }

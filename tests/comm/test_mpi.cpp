@@ -48,6 +48,9 @@ TEST_CASE("mpi point-to-point, tags out of order") {
 TEST_CASE("mpi split") {
   run_on_world(comm_checks::split);
 }
+TEST_CASE("mpi pipelined sends, flushed chunk by chunk") {
+  run_on_world(comm_checks::pipelined_sends);
+}
 
 TEST_CASE("mpi: a size mismatch in recv throws a strata::Error") {
   MpiCommunicator comm;

@@ -37,6 +37,7 @@ class StagedCommunicator : public Communicator {
                                          std::span<const std::byte> data) override;
   std::unique_ptr<RequestState> do_irecv(int peer, int tag, std::span<std::byte> data) override;
   void do_wait(RequestState& state) override;
+  void do_flush() override { inner_->flush(); }
   std::unique_ptr<Communicator> do_split(int color, int key) override;
 
  private:

@@ -3,7 +3,8 @@
 // buffers travel as device memory. Ranks are threads of this process over the in-process
 // communicator. NCCL: one rank per GPU, so 1 rank on a one-GPU machine and up to 4 where
 // more GPUs answer. Device staging (pinned host memory under a host communicator): 1 to 4
-// ranks sharing GPU 0. Every case skips with a message when no device answers.
+// ranks sharing GPU 0. Every case skips with a message when no device answers, and the
+// NCCL cases also in a build without NCCL.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
@@ -18,10 +19,18 @@
 namespace strata {
 namespace {
 
+// Why the NCCL cases cannot run, or "" when they can.
+std::string nccl_skip_reason(bool device, bool nccl) {
+  if (!device) return "no CUDA device answers: skipped";
+  if (!nccl) return "built without NCCL: skipped";
+  return "";
+}
+
 // Runs check on 1 rank, then on every rank count the GPUs allow up to 4.
 void run_on_gpus(void (*check)(Communicator&)) {
-  if (!gpu::available()) {
-    WARN("no CUDA device answers: skipped");
+  const std::string skip = nccl_skip_reason(gpu::available(), NcclCommunicator::built_with_nccl());
+  if (!skip.empty()) {
+    WARN(skip);
     return;
   }
   const int most = std::min(gpu::device_count(), 4);
@@ -58,7 +67,7 @@ void run_staged(void (*check)(Communicator&)) {
 TEST_CASE("device staging: all collectives and point-to-point as the host communicator", "[gpu]") {
   for (auto* check : {comm_checks::all_reduce, comm_checks::all_to_all_v, comm_checks::all_gather,
                       comm_checks::broadcast, comm_checks::barrier, comm_checks::point_to_point,
-                      comm_checks::split})
+                      comm_checks::pipelined_sends, comm_checks::split})
     run_staged(check);
 }
 
@@ -82,6 +91,16 @@ TEST_CASE("NCCL point-to-point, tags out of order within a batch", "[gpu]") {
 }
 TEST_CASE("NCCL split", "[gpu]") {
   run_on_gpus(comm_checks::split);
+}
+TEST_CASE("NCCL pipelined sends: each chunk flushed before the next is sent", "[gpu]") {
+  run_on_gpus(comm_checks::pipelined_sends);
+}
+
+TEST_CASE("the NCCL cases skip without a device and in a build without NCCL", "[gpu]") {
+  CHECK(nccl_skip_reason(false, true) == "no CUDA device answers: skipped");
+  CHECK(nccl_skip_reason(false, false) == "no CUDA device answers: skipped");
+  CHECK(nccl_skip_reason(true, false) == "built without NCCL: skipped");
+  CHECK(nccl_skip_reason(true, true).empty());
 }
 
 TEST_CASE("without NCCL or a device the NCCL communicator says which", "[gpu]") {

@@ -4,8 +4,11 @@
 #include <cmath>
 #include <vector>
 
+#include "backend_checks.h"
 #include "gpu_test_util.h"
+#include "strata/core/block_pool.h"
 #include "strata/core/device.h"
+#include "strata/kernels/backend.h"
 #include "strata/kernels/gpu.h"
 #include "strata/kernels/kernels.h"
 
@@ -47,6 +50,52 @@ TEST_CASE("cuSPARSE SpMM equals the CPU kernel, and ALG2 repeats bit for bit", "
         REQUIRE(dy.download(context).storage() == first.storage());
       }
     }
+}
+
+TEST_CASE("SpMM with no entries: beta · y, 0 for beta = 0, as on the CPU", "[gpu][spmm]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  const auto backend = kernels::make_cuda_backend(context);
+  test::check_spmm_without_entries(*backend);
+  test::check_sparse_features_without_entries(*backend);
+}
+
+TEST_CASE("CUDA backend: an epoch-like loop calls cudaMalloc in its first epoch only",
+          "[gpu][memory]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  const auto backend = kernels::make_cuda_backend(context);
+  const Csr a = test::random_csr(1000, 1000, 0.01f, 3);
+  auto sparse = backend->sparse(a.view());
+  std::vector<std::int32_t> labels(1000);
+  std::vector<std::uint8_t> mask(1000, 1);
+  for (std::size_t r = 0; r < labels.size(); ++r) labels[r] = static_cast<std::int32_t>(r % 7);
+  const kernels::Buffer dlabels = kernels::to_backend<std::int32_t>(*backend, labels);
+  const kernels::Buffer dmask = kernels::to_backend<std::uint8_t>(*backend, mask);
+  const kernels::Tensor x = kernels::to_backend(*backend, random_matrix(1000, 16, 1).view());
+  const kernels::Tensor w = kernels::to_backend(*backend, random_matrix(16, 7, 2).view());
+  kernels::Tensor h, logits, grad;
+  const auto epoch = [&] {
+    for (const std::int64_t rows : {1000, 937}) {  // chunks of two sizes: reshaped every step
+      const ConstMatrixView chunk{x.data(), rows, 16, 16};
+      kernels::shaped(*backend, h, rows, 16);
+      kernels::shaped(*backend, logits, rows, 7);
+      kernels::shaped(*backend, grad, rows, 7);
+      backend->copy(chunk, h.view());
+      backend->gemm(false, false, 1.0f, h.view(), w.view(), 0.0f, logits.view());
+      backend->masked_log_softmax_nll(logits.view(), dlabels.as<std::int32_t>(),
+                                      dmask.as<std::uint8_t>(), 1000.0, grad.view());
+      backend->argmax_correct(logits.view(), dlabels.as<std::int32_t>(), dmask.as<std::uint8_t>());
+    }
+    kernels::shaped(*backend, h, 1000, 16);
+    sparse->multiply(x.view(), h.view());
+    backend->synchronize();
+  };
+  epoch();
+  const std::int64_t first_epoch = gpu::device_allocations();
+  for (int e = 0; e < 3; ++e) epoch();
+  CHECK(gpu::device_allocations() == first_epoch);
+  CHECK(context.pool().stats().reuses > 0);
 }
 
 TEST_CASE("cuBLAS GEMM equals OpenBLAS for every transpose", "[gpu][gemm]") {

@@ -3,6 +3,11 @@
 // with; the bytes never pass through the host. Byte counters and wait times are booked by
 // the Communicator front end exactly as for MPI.
 //
+// NCCL work runs on a communication stream of the communicator's own that first waits for
+// the Context's stream: a flushed send that waits for its peer's receive holds back no
+// kernel, so the caller computes while it is in flight. A buffer handed to isend or irecv
+// must not be touched by the caller's kernels until the request has been waited on.
+//
 // Point-to-point: isend/irecv are queued and launched together, as one NCCL group, by the
 // first wait or flush() after them (a batch), so every transfer a rank posts before waiting
 // proceeds at once (NCCL has no buffering: a send completes only when its receiver's matching recv
@@ -12,13 +17,13 @@
 // message's send and its receive in batches of the same rank: post every transfer of an
 // exchange, in both directions, before waiting on any, as the engine's exchanges do.
 //
-// No call hangs: every wait polls the stream and ncclCommGetAsyncError, and an NCCL
-// error or a wait longer than the timeout (STRATA_NCCL_TIMEOUT_S, default 600 s) aborts
-// the NCCL communicator and throws strata::Error naming the rank and the operation.
+// The communicator is non-blocking; its state machine (nccl_sequencer.h) settles every
+// call before the next and never hangs: an NCCL error or a wait longer than the timeout
+// (STRATA_NCCL_TIMEOUT_S, default 600 s) aborts the NCCL communicator and throws
+// strata::Error naming the rank and the operation.
 #pragma once
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "strata/comm/communicator.h"
 #include "strata/core/device.h"
@@ -59,24 +64,15 @@ class NcclCommunicator : public Communicator {
   std::unique_ptr<Communicator> do_split(int color, int key) override;
 
  private:
-  struct Handle;    // the ncclComm_t, behind a pointer so that this header needs no NCCL
-  struct Pending {  // one queued ncclSend (data is const then) or ncclRecv
-    bool send;
-    int peer;
-    int tag;
-    void* data;
-    std::size_t bytes;
-  };
+  // The ncclComm_t, its communication stream and its state machine, behind a pointer so
+  // that this header needs neither NCCL nor CUDA.
+  struct Handle;
   NcclCommunicator(Communicator& bootstrap, const gpu::Context& context,
                    std::unique_ptr<Handle> handle);
-  void launch_pending();
-  // Blocks until the stream's work is done; polls NCCL errors and the timeout.
-  void wait_stream(const char* operation);
 
   Communicator& bootstrap_;
   const gpu::Context& context_;
   std::unique_ptr<Handle> handle_;
-  std::vector<Pending> pending_;
   gpu::DeviceBuffer barrier_word_;
   int rank_ = 0;
   int size_ = 1;

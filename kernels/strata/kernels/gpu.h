@@ -89,7 +89,8 @@ class DeviceCsr {
 // y = a · x + beta · y (x and y row-major, `width` columns) through cusparseSpMM. The
 // descriptors and the workspace are made once per (graph, width) and freed with the plan.
 // deterministic: CUSPARSE_SPMM_CSR_ALG2 (the same bits every run; tests/gpu checks it)
-// rather than the library's default choice.
+// rather than the library's default choice. A matrix without entries never reaches
+// cuSPARSE: y becomes beta · y (0 for beta = 0), as on the CPU.
 class SpmmPlan {
  public:
   SpmmPlan(const Libraries& libraries, const DeviceCsr& a, std::int64_t width,
@@ -101,10 +102,11 @@ class SpmmPlan {
 
  private:
   struct Descriptors;
+  void scale_without_entries(DeviceView y, float beta) const;
   const Libraries& libraries_;
   const DeviceCsr& a_;
   std::int64_t width_;
-  std::unique_ptr<Descriptors> descriptors_;
+  std::unique_ptr<Descriptors> descriptors_;  // null without entries
 };
 
 // c = alpha · op(a) · op(b) + beta · c through cuBLAS, row-major.
