@@ -9,6 +9,7 @@ packages=(
   libopenblas-openmp-dev
   libboost-graph-dev catch2 libcli11-dev nlohmann-json3-dev zlib1g-dev
   libbenchmark-dev
+  iproute2  # scripts/cluster.sh: ip netns, veth, tc
 )
 if [[ "${STRATA_WITH_TOOLS:-0}" == 1 ]]; then
   packages+=(clang libclang-rt-14-dev clang-format gnuplot-nox)
