@@ -3,7 +3,7 @@
 namespace strata {
 namespace {
 
-enum Scratch { kGradY, kGradZ };
+enum Scratch { kGradY, kGradX, kGradZ };
 
 }  // namespace
 
@@ -35,7 +35,8 @@ void ConvStage::begin_epoch(std::int64_t epoch, bool training) {
   epoch_ = epoch;
   training_ = training;
   for (Layer& layer : layers_)
-    if (layer.g.rows() > 0 && (layer.index == 0 || stale_ == StaleGrad::kDrop)) zero(layer.g);
+    if (training && layer.g.rows() > 0 && (layer.index == 0 || stale_ == StaleGrad::kDrop))
+      zero(layer.g);
   if (first_ == 0) prepare_first_layer();
 }
 
@@ -91,43 +92,58 @@ void ConvStage::forward_layer(Layer& layer, const Block& b) {
   if (!last_model_layer(layer)) backend_.relu_forward(y, y);
 }
 
+// The gradient flows through two scratch buffers in turn (a layer reads one and writes
+// the other) and kGradZ holds what a layer needs in between.
 void ConvStage::backward(const Block& b) {
   MatrixView grad = scratch(kGradY, b.size(), model_.width(last_));
   backend_.copy(rows(output_grad_, b), grad);
+  int buffer = kGradY;
   for (std::size_t j = layers_.size(); j-- > 0;) {
     Layer& layer = layers_[j];
-    backward_layer(layer, b, grad);
-    if (layer.index == 0) return;
-    graph_.exchange_gradient(b, layer.g.view());
-    grad = j > 0 ? scratch(kGradY, b.size(), model_.width(layer.index)) : rows(input_grad_, b);
-    if (layer.aggregate_first)
-      take_gradient(layer.g, b, grad);
-    else
-      transformed_input_grad(layer, b, grad);
-    drop(grad, b, layer.index);
+    activation_backward(layer, b, grad);
+    if (layer.index == 0) {
+      first_layer_backward(layer, b, grad);
+      return;
+    }
+    buffer = buffer == kGradY ? kGradX : kGradY;
+    const MatrixView input_grad =
+        j > 0 ? scratch(buffer, b.size(), model_.width(layer.index)) : rows(input_grad_, b);
+    layer_backward(layer, b, grad, input_grad);
+    drop(input_grad, b, layer.index);
+    grad = input_grad;
   }
 }
 
-void ConvStage::backward_layer(Layer& layer, const Block& b, MatrixView grad_y) {
+void ConvStage::activation_backward(Layer& layer, const Block& b, MatrixView grad_y) {
   if (!last_model_layer(layer)) backend_.relu_backward(rows(layer.y, b), grad_y, grad_y);
   if (model_.bias) backend_.column_sums_accumulate(grad_y, parameters_.sum(layer.weight + 1));
-  if (!layer.aggregate_first) {
-    graph_.scatter_gradient(b, grad_y, layer.g.view());
-    return;
-  }
-  backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_y, parameters_.sum(layer.weight));
-  if (layer.index == 0) return;  // the features need no gradient
-  const MatrixView grad_z = scratch(kGradZ, b.size(), model_.width(layer.index));
-  backend_.gemm(false, true, 1.0f, grad_y, parameters_.value(layer.weight), 0.0f, grad_z);
-  graph_.scatter_gradient(b, grad_z, layer.g.view());
 }
 
-// Transform first (P = Z W): dW += Zᵀ dP and d loss / d Z = dP Wᵀ, once dP of b is whole.
-void ConvStage::transformed_input_grad(Layer& layer, const Block& b, MatrixView grad) {
+// Layer 0 passes no gradient on (the features are static); a transform-first one leaves
+// dP0 in g for end_backward.
+void ConvStage::first_layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y) {
+  if (layer.aggregate_first)
+    backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_y, parameters_.sum(layer.weight));
+  else
+    graph_.scatter_gradient(b, grad_y, layer.g.view());
+}
+
+// Aggregate first, Y = (Â P) W: dW += Zᵀ dY, dP = Âᵀ (dY Wᵀ).
+// Transform first, P = Z W and Y = Â P: dP = Âᵀ dY, dW += Zᵀ dP, dZ = dP Wᵀ.
+void ConvStage::layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y,
+                               MatrixView grad_x) {
+  const ConstMatrixView w = parameters_.value(layer.weight), z = rows(layer.z, b);
+  if (layer.aggregate_first) {
+    backend_.gemm_tn_accumulate(1.0f, z, grad_y, parameters_.sum(layer.weight));
+    const MatrixView grad_z = scratch(kGradZ, b.size(), model_.width(layer.index));
+    backend_.gemm(false, true, 1.0f, grad_y, w, 0.0f, grad_z);
+    propagate_back(layer.g, b, grad_z, grad_x);
+    return;
+  }
   const MatrixView grad_p = scratch(kGradZ, b.size(), model_.width(layer.index + 1));
-  take_gradient(layer.g, b, grad_p);
-  backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_p, parameters_.sum(layer.weight));
-  backend_.gemm(false, true, 1.0f, grad_p, parameters_.value(layer.weight), 0.0f, grad);
+  propagate_back(layer.g, b, grad_y, grad_p);
+  backend_.gemm_tn_accumulate(1.0f, z, grad_p, parameters_.sum(layer.weight));
+  backend_.gemm(false, true, 1.0f, grad_p, w, 0.0f, grad_x);
 }
 
 // Transform-first layer 0: dW0 = X_droppedᵀ · dP0, dP0 exact once every block has run.

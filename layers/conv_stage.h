@@ -44,8 +44,9 @@ class ConvStage : public Stage {
   void prepare_first_layer();
   MatrixView input_of(Layer& layer, const Block& b);
   void forward_layer(Layer& layer, const Block& b);
-  void backward_layer(Layer& layer, const Block& b, MatrixView grad_y);
-  void transformed_input_grad(Layer& layer, const Block& b, MatrixView grad);
+  void activation_backward(Layer& layer, const Block& b, MatrixView grad_y);
+  void first_layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y);
+  void layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y, MatrixView grad_x);
   bool last_model_layer(const Layer& layer) const { return layer.index + 1 == model_.num_layers; }
 
   int first_, last_;

@@ -64,7 +64,7 @@ class Gcn : public ModelType {
       width = std::max<std::int64_t>(width, c.width(l));
     return width;
   }
-  int scratch_buffers() const override { return 2; }
+  int scratch_buffers() const override { return 3; }
 
   std::unique_ptr<Stage> make_stage(const StageSetup& setup, int first, int last) const override {
     return std::make_unique<ConvStage>(setup, first, last);

@@ -54,7 +54,7 @@ void GcniiStage::linear_backward(std::size_t t, ConstMatrixView x, ConstMatrixVi
 void GcniiStage::begin_epoch(std::int64_t epoch, bool training) {
   epoch_ = epoch;
   training_ = training;
-  if (stale_ == StaleGrad::kDrop)
+  if (training && stale_ == StaleGrad::kDrop)
     for (Conv& conv : convs_) zero(conv.g);
   if (first_stage()) prepare_input();
 }
@@ -160,9 +160,7 @@ void GcniiStage::backward_conv(Conv& conv, const Block& b, MatrixView grad_h, Ma
   backend_.axpy(model_.alpha, grad_z, grad_h0);
   backend_.scale(grad_z, 1.0f - model_.alpha);
   backend_.gemm_tn_accumulate(conv.beta, rows(conv.s, b), grad_h, parameters_.sum(conv.weight));
-  graph_.scatter_gradient(b, grad_z, conv.g.view());
-  graph_.exchange_gradient(b, conv.g.view());
-  take_gradient(conv.g, b, grad_h);
+  propagate_back(conv.g, b, grad_z, grad_h);
   drop(grad_h, b, conv.layer);
 }
 

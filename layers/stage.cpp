@@ -42,10 +42,25 @@ Features& Stage::dropped_features() {
   return *features_;
 }
 
+void Stage::propagate_back(kernels::Tensor& g, const Block& b, ConstMatrixView grad,
+                           MatrixView out) {
+  const bool whole = b.begin == 0 && b.end == graph_.rows();
+  if (whole && !graph_.has_halo() && stale_ == StaleGrad::kDrop) {
+    graph_.transpose_multiply(b, grad, out);
+    return;
+  }
+  graph_.scatter_gradient(b, grad, g.view());
+  graph_.exchange_gradient(b, g.view());
+  take_gradient(g, b, out);
+}
+
+// Gradient that reaches g[b] after this (along edges read from history) is stale: with
+// StaleGrad::kDelay it must start from zero to be carried into the next epoch; dropped, it
+// is never read before begin_epoch zeroes g.
 void Stage::take_gradient(kernels::Tensor& g, const Block& b, MatrixView out) const {
   const MatrixView block = rows(g, b);
   backend_.copy(block, out);
-  zero(block);
+  if (stale_ == StaleGrad::kDelay) zero(block);
 }
 
 void Stage::zero(kernels::Tensor& t) const {

@@ -28,10 +28,14 @@ void BlockRows::aggregate(const Block& b, ConstMatrixView x, MatrixView out) {
   c.rows->multiply(x, out);
 }
 
+kernels::SparseMatrix& BlockRows::transposed_whole() {
+  if (!a_hat_transposed_) a_hat_transposed_ = backend_.sparse(transpose(layout_.a_hat).view());
+  return *a_hat_transposed_;
+}
+
 void BlockRows::scatter_gradient(const Block& b, ConstMatrixView grad, MatrixView g) {
   if (whole(b)) {
-    if (!a_hat_transposed_) a_hat_transposed_ = backend_.sparse(transpose(layout_.a_hat).view());
-    a_hat_transposed_->multiply(grad, g, 1.0f);
+    transposed_whole().multiply(grad, g, 1.0f);
     return;
   }
   Chunk& c = chunk(b);
@@ -46,6 +50,16 @@ void BlockRows::scatter_gradient(const Block& b, ConstMatrixView grad, MatrixVie
   const MatrixView touched{scratch_.as<float>(), c.touched_count, grad.cols, grad.cols};
   c.transposed->multiply(grad, touched);
   backend_.scatter_rows(touched.data, c.touched.as<LocalId>(), c.touched_count, g, true);
+}
+
+void BlockRows::transpose_multiply(const Block& b, ConstMatrixView grad, MatrixView out) {
+  if (whole(b)) {
+    transposed_whole().multiply(grad, out);
+    return;
+  }
+  STRATA_CHECK(out.stride == out.cols, "transpose_multiply into a strided view");
+  backend_.zero(out.data, static_cast<std::size_t>(out.rows * out.cols) * sizeof(float));
+  scatter_gradient(b, grad, out);
 }
 
 void BlockRows::exchange(const Block& b, MatrixView x, bool training) {

@@ -50,6 +50,10 @@ class HandGraph : public BlockGraph {
         for (std::int64_t c = 0; c < g.cols; ++c)
           g.at(a_.indices[e], c) += a_.values[e] * grad.at(r - b.begin, c);
   }
+  void transpose_multiply(const Block& b, ConstMatrixView grad, MatrixView out) override {
+    kernels::zero(out);
+    scatter_gradient(b, grad, out);
+  }
   void exchange(const Block&, MatrixView, bool) override {}
   void exchange_gradient(const Block&, MatrixView) override {}
 

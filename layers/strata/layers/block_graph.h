@@ -39,6 +39,8 @@ class BlockGraph {
   virtual void aggregate(const Block& b, ConstMatrixView x, MatrixView out) = 0;
   // g[c] += Σ_{r in b} Â[r, c] · grad[r], g holding columns() rows.
   virtual void scatter_gradient(const Block& b, ConstMatrixView grad, MatrixView g) = 0;
+  // out (columns() x w) = Â[b, :]ᵀ · grad: what scatter_gradient adds to a zero g.
+  virtual void transpose_multiply(const Block& b, ConstMatrixView grad, MatrixView out) = 0;
   // Fills the halo rows of x that b's chunk reads (every halo row for a whole block) from
   // their owners; counted as halo_fwd in training, else as eval. No-op without a halo.
   virtual void exchange(const Block& b, MatrixView x, bool training) = 0;

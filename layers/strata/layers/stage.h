@@ -39,6 +39,7 @@ class Stage {
   Stage(const Stage&) = delete;
   Stage& operator=(const Stage&) = delete;
 
+  // A training pass zeroes the gradients that are not carried over; evaluation uses none.
   virtual void begin_epoch(std::int64_t epoch, bool training) = 0;
   // Stage > 0: the previous stage's output rows of block b go here before forward(b).
   virtual MatrixView input_rows(const Block& b) = 0;
@@ -66,8 +67,14 @@ class Stage {
   void drop(MatrixView m, const Block& b, int layer) const;
   // The features with this pass's input dropout (the stage holding layer 0 only).
   Features& dropped_features();
-  // out = g[b], and g[b] restarts at zero: d loss / d b's input rows are complete once b's
-  // own backward has scattered (the blocks that read them fresh ran backward before it).
+  // out = d loss / d P[b] for an aggregation Â P whose gradient on b's rows is grad: grad
+  // is scattered through Âᵀ into g (columns() rows), the halo's share goes to its owners,
+  // then b's rows are taken. They are complete once b's own backward has scattered (the
+  // blocks that read them fresh ran backward before it); what reaches them later came along
+  // edges read from history. One block of every row without a halo, dropping stale
+  // gradients, multiplies straight into out.
+  void propagate_back(kernels::Tensor& g, const Block& b, ConstMatrixView grad, MatrixView out);
+  // out = g[b], and (delaying stale gradients) g[b] restarts at zero.
   void take_gradient(kernels::Tensor& g, const Block& b, MatrixView out) const;
   void zero(kernels::Tensor& t) const;
   void zero(MatrixView m) const;

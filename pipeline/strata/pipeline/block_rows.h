@@ -25,6 +25,7 @@ class BlockRows : public BlockGraph {
 
   void aggregate(const Block& b, ConstMatrixView x, MatrixView out) override;
   void scatter_gradient(const Block& b, ConstMatrixView grad, MatrixView g) override;
+  void transpose_multiply(const Block& b, ConstMatrixView grad, MatrixView out) override;
   void exchange(const Block& b, MatrixView x, bool training) override;
   void exchange_gradient(const Block& b, MatrixView g) override;
 
@@ -38,6 +39,7 @@ class BlockRows : public BlockGraph {
   };
   bool whole(const Block& b) const { return b.begin == 0 && b.end == layout_.owned; }
   Chunk& chunk(const Block& b);
+  kernels::SparseMatrix& transposed_whole();
 
   const RowLayout& layout_;
   const kernels::Backend& backend_;
