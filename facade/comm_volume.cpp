@@ -5,7 +5,7 @@
 #include "factorizations.h"
 #include "partition_cache.h"
 #include "strata/layers/model.h"
-#include "strata/pipeline/comm_model.h"
+#include "strata/plan/comm_model.h"
 
 namespace strata {
 namespace {

@@ -2,7 +2,7 @@
 
 #include "strata/core/error.h"
 #include "strata/layers/model.h"
-#include "strata/pipeline/stage_split.h"
+#include "strata/plan/stage_split.h"
 
 namespace strata {
 

@@ -4,7 +4,7 @@
 #include "strata/datasets/dataset.h"
 #include "strata/graph.h"
 #include "strata/partition/partitioner.h"
-#include "strata/pipeline/train_config.h"
+#include "strata/training/train_config.h"
 #include "strata/result.h"
 
 namespace strata {

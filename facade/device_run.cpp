@@ -12,7 +12,7 @@
 #include "strata/comm/nccl_communicator.h"
 #include "strata/core/device.h"
 #include "strata/kernels/backend.h"
-#include "strata/pipeline/modes.h"
+#include "strata/training/modes.h"
 
 namespace strata {
 

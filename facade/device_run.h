@@ -2,7 +2,7 @@
 #pragma once
 #include "strata/comm/communicator.h"
 #include "strata/config.h"
-#include "strata/pipeline/train_config.h"
+#include "strata/training/train_config.h"
 #include "trainer_state.h"
 
 namespace strata {

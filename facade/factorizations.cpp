@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "strata/layers/model.h"
-#include "strata/pipeline/comm_model.h"
-#include "strata/pipeline/modes.h"
+#include "strata/plan/comm_model.h"
+#include "strata/training/modes.h"
 
 namespace strata {
 namespace {

@@ -5,7 +5,7 @@
 #include "strata/partition/chunks.h"
 #include "strata/partition/partition_file.h"
 #include "strata/partition/quality.h"
-#include "strata/pipeline/shard.h"
+#include "strata/shards/shard.h"
 
 namespace strata {
 namespace {

@@ -2,7 +2,7 @@
 #pragma once
 #include "strata/datasets/dataset.h"
 #include "strata/graph.h"
-#include "strata/pipeline/shard_assembly.h"
+#include "strata/shards/shard_assembly.h"
 
 namespace strata {
 

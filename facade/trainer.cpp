@@ -6,9 +6,9 @@
 #include "device_run.h"
 #include "strata/core/memory.h"
 #include "strata/core/timer.h"
-#include "strata/pipeline/agreed.h"
-#include "strata/pipeline/modes.h"
-#include "strata/pipeline/weights_file.h"
+#include "strata/comm/agreed.h"
+#include "strata/training/modes.h"
+#include "strata/store/weights_file.h"
 #include "trainer_state.h"
 #include "workers_impl.h"
 

@@ -5,10 +5,10 @@
 #include "graph_input.h"
 #include "spans_input.h"
 #include "strata/core/memory.h"
-#include "strata/pipeline/agreed.h"
-#include "strata/pipeline/modes.h"
-#include "strata/pipeline/shard_scatter.h"
-#include "strata/pipeline/training_common.h"
+#include "strata/comm/agreed.h"
+#include "strata/training/modes.h"
+#include "strata/shards/shard_scatter.h"
+#include "strata/training/training_common.h"
 #include "trainer_state.h"
 
 namespace strata {

@@ -3,7 +3,7 @@
 #include "strata/comm/communicator.h"
 #include "strata/datasets/dataset.h"
 #include "strata/layers/model.h"
-#include "strata/pipeline/shard.h"
+#include "strata/shards/shard.h"
 #include "strata/trainer.h"
 
 namespace strata {

@@ -13,7 +13,7 @@
 #include "strata/datasets/dataset.h"
 #include "strata/kernels/backend.h"
 #include "strata/layers/model.h"
-#include "strata/pipeline/modes.h"
+#include "strata/training/modes.h"
 
 using namespace strata;
 

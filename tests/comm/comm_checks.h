@@ -20,7 +20,7 @@ void all_gather(Communicator& comm);
 void broadcast(Communicator& comm);
 void barrier(Communicator& comm);
 void point_to_point(Communicator& comm);
-// A pipeline's chunk flow (pipeline/stage_passes.cpp): rank r receives chunk c from r - 1,
+// A pipeline's chunk flow (training/stage_passes.cpp): rank r receives chunk c from r - 1,
 // then sends it on to r + 1 and flushes, one chunk after the other, waiting for its sends
 // only at the end.
 void pipelined_sends(Communicator& comm);

@@ -9,7 +9,7 @@
 #include "strata/comm/in_process_communicator.h"
 #include "strata/core/sections.h"
 #include "strata/datasets/dataset.h"
-#include "strata/pipeline/modes.h"
+#include "strata/training/modes.h"
 
 namespace strata::fuzz {
 
@@ -45,7 +45,7 @@ inline TrainResult run_checkpointed_job(const std::string& dir, int epochs, bool
   return train_pipeline(*comm, checkpoint_dataset(), config, options, {});
 }
 
-// A manifest like the one Checkpoints writes (pipeline/checkpoint.cpp): the run key, the
+// A manifest like the one Checkpoints writes (store/checkpoint.cpp): the run key, the
 // epochs done and rank count, then each rank file's size and crc32.
 inline std::vector<std::byte> make_manifest(const std::string& key_text,
                                             const std::vector<std::byte>& rank_file) {

@@ -13,8 +13,8 @@
 #include "strata/datasets/dataset.h"
 #include "strata/partition/partition_file.h"
 #include "strata/partition/partitioner.h"
-#include "strata/pipeline/shard.h"
-#include "strata/pipeline/weights_file.h"
+#include "strata/shards/shard.h"
+#include "strata/store/weights_file.h"
 #include "weights_models.h"
 
 namespace strata::fuzz {

@@ -1,6 +1,6 @@
 // read_shard on DIR/part-0-of-2.shard: every section, size and id of a rank's shard.
 #include "fuzz_util.h"
-#include "strata/pipeline/shard.h"
+#include "strata/shards/shard.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace strata::fuzz;

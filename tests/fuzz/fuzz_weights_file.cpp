@@ -1,6 +1,6 @@
 // read_weights_file for a small GCN and a small GCNII (weights_models.h).
 #include "fuzz_util.h"
-#include "strata/pipeline/weights_file.h"
+#include "strata/store/weights_file.h"
 #include "weights_models.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -14,9 +14,9 @@
 #include "strata/core/random.h"
 #include "strata/layers/adam.h"
 #include "strata/layers/model.h"
-#include "strata/pipeline/block_rows.h"
-#include "strata/pipeline/halo_exchange.h"
-#include "strata/pipeline/stage_passes.h"
+#include "strata/training/block_rows.h"
+#include "strata/training/halo_exchange.h"
+#include "strata/training/stage_passes.h"
 
 namespace strata {
 namespace {

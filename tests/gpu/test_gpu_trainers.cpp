@@ -11,8 +11,8 @@
 #include "strata/comm/in_process_communicator.h"
 #include "strata/layers/model.h"
 #include "strata/partition/partitioner.h"
-#include "strata/pipeline/modes.h"
-#include "strata/pipeline/shard.h"
+#include "strata/training/modes.h"
+#include "strata/shards/shard.h"
 
 namespace strata {
 namespace {

@@ -2,6 +2,7 @@
 // synthetic generators (SBM, R-MAT). Every malformed input throws one strata::Error line.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -50,5 +51,14 @@ Dataset load_cache_raw(const std::string& path);
 
 // Binarize (if asked) then row-normalize (if asked), in place, dense or sparse.
 void preprocess(Dataset& dataset, const LoadOptions& options);
+
+// values[ids[0]], values[ids[1]], ...: per-vertex values of the vertices ids names.
+template <typename T>
+std::vector<T> select_values(const std::vector<T>& values, std::span<const GlobalId> ids) {
+  std::vector<T> out;
+  out.reserve(ids.size());
+  for (GlobalId id : ids) out.push_back(values[static_cast<std::size_t>(id)]);
+  return out;
+}
 
 }  // namespace strata

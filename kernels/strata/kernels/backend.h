@@ -1,8 +1,8 @@
 // A backend: where a worker's tensors live and the table of operations over them. The
-// model and trainer code written against it (layers/backend_gcn.h, pipeline/) runs the
-// same on the CPU backend (the kernels of kernels.h over host memory) and on the CUDA
-// backend (the kernels of gpu.h over device memory, on one Context's stream), so its
-// logic is tested here on the CPU and only the table differs on a GPU.
+// one engine is written against it (the models' stages in layers/, the trainers in
+// training/) and runs the same on the CPU backend (the kernels of kernels.h over host
+// memory) and on the CUDA backend (the kernels of gpu.h over device memory, on one
+// Context's stream), so its logic is tested on the CPU and only the table differs on a GPU.
 //
 // Every pointer and view handed to a backend's operations is in that backend's memory.
 // Operations are ordered (a CUDA backend queues them on its stream); upload, download

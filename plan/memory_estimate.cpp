@@ -1,0 +1,144 @@
+#include "strata/plan/memory_estimate.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace strata {
+namespace {
+
+constexpr std::int64_t kFloat = 4, kIndex = 4, kOffset = 8;
+
+std::int64_t csr_bytes(std::int64_t rows, std::int64_t nnz, bool values) {
+  return (rows + 1) * kOffset + nnz * (kIndex + (values ? kFloat : 0));
+}
+
+std::int64_t feature_bytes(const FeatureMatrix& f) {
+  if (!f.is_sparse()) return f.rows() * f.cols() * kFloat;
+  return csr_bytes(f.rows(), f.nnz(), true);
+}
+
+// Chunk-order features, plus what the first layer derives from them: a dropped dense
+// copy, or the sparse values and the transpose (with its source index).
+std::int64_t first_stage_feature_bytes(const FeatureMatrix& f) {
+  if (!f.is_sparse()) return 2 * feature_bytes(f);
+  return feature_bytes(f) + f.nnz() * kFloat + csr_bytes(f.cols(), f.nnz(), true) +
+         f.nnz() * kOffset;
+}
+
+// Â's `rows` rows over `cols` columns (cols = rows but for a hybrid rank's halo) as the
+// layout holds it, and the copies the backend multiplies (block_rows.h): the whole matrix
+// (evaluation), and with one chunk its transpose, with several each chunk's rows and their
+// transpose over the columns they touch (at most all its entries and at most all columns).
+std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, int chunks) {
+  const std::int64_t a_hat = csr_bytes(rows, nnz, true);
+  std::int64_t copies = a_hat + (chunks == 1 ? csr_bytes(cols, nnz, true) : 0);
+  if (chunks > 1) {
+    const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * cols, nnz);
+    copies += a_hat + nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);
+  }
+  const std::int64_t ids_and_labels = cols * (8 + 8) + rows * (4 + 3);
+  return a_hat + copies + ids_and_labels;
+}
+
+std::int64_t dataset_bytes(const Dataset& data) {
+  const std::int64_t n = data.adjacency.rows;
+  return csr_bytes(n, data.adjacency.nnz(), !data.adjacency.values.empty()) +
+         feature_bytes(data.features) + n * (4 + 3);
+}
+
+// The backward pass's per-block scratch (which only grows): gradients of one chunk's rows
+// and of the columns its rows touch, at most the chunk's entries and at most every column.
+std::int64_t scratch_bytes(const ModelType& type, const ModelConfig& m, int first, int last,
+                           std::int64_t owned, std::int64_t cols, std::int64_t entries,
+                           int chunks) {
+  const std::int64_t block = (owned + chunks - 1) / chunks;
+  const std::int64_t touched = chunks > 1 ? std::min(cols, (entries + chunks - 1) / chunks) : 0;
+  return (type.scratch_buffers() * block + touched) * type.stage_width(m, first, last) * kFloat;
+}
+
+// A stage's buffers over `cols` rows (owned and halo) and its parameters (value,
+// gradient, gradient sum in the backend's type unless that is float, two Adam moments).
+void add_stage(MemoryEstimate& e, const ModelConfig& model, const StageBounds& bounds, int stage,
+               const PartSizes& part, int chunks, bool halo, DType gradient_type) {
+  const ModelType& type = model_type(model.kind);
+  const int first = bounds[stage], last = bounds[stage + 1];
+  const std::int64_t cols = part.owned + part.halo;
+  const StageRows rows{part.owned, cols, chunks > 1 && !halo};
+  e.activations = type.stage_floats(model, first, last, rows) * kFloat;
+  e.activations += scratch_bytes(type, model, first, last, part.owned, cols, part.entries, chunks);
+  // Halo exchange buffers, which only grow: one send and one receive buffer for the whole
+  // graph (evaluation) and one each per chunk, whose rows add up to the whole's.
+  e.activations += 2 * (part.sent + part.halo) * type.stage_width(model, first, last) * kFloat;
+  const auto [begin, end] = stage_tensor_range(model, first, last);
+  std::int64_t count = 0;
+  const std::vector<TensorShape> shapes = parameter_shapes(model);
+  for (std::size_t t = begin; t < end; ++t) count += shapes[t].size();
+  const std::int64_t sums = gradient_type == DType::kFloat32 ? 0 : dtype_size(gradient_type);
+  e.parameters = count * (4 + 4 + sums + 8);
+}
+
+}  // namespace
+
+PartSizes measure_part(const Csr& adjacency, std::span<const std::int32_t> part_of, int part) {
+  PartSizes sizes;
+  std::vector<bool> seen(static_cast<std::size_t>(adjacency.rows), false);
+  std::vector<LocalId> sent_to;  // sent_to[q] == v + 1: v is already sent to part q
+  for (LocalId v = 0; v < adjacency.rows; ++v) {
+    if (part_of[static_cast<std::size_t>(v)] != part) continue;
+    ++sizes.owned;
+    sizes.entries += adjacency.offsets[v + 1] - adjacency.offsets[v] + 1;  // + self-loop
+    for (EdgeOffset e = adjacency.offsets[v]; e < adjacency.offsets[v + 1]; ++e) {
+      const auto u = static_cast<std::size_t>(adjacency.indices[e]);
+      const auto q = static_cast<std::size_t>(part_of[u]);
+      if (q == static_cast<std::size_t>(part)) continue;
+      if (q >= sent_to.size()) sent_to.resize(q + 1, 0);
+      if (sent_to[q] != v + 1) sent_to[q] = v + 1, ++sizes.sent;
+      if (!seen[u]) seen[u] = true, ++sizes.halo;
+    }
+  }
+  return sizes;
+}
+
+MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& model,
+                                        const StageBounds& bounds, int stage, int chunks,
+                                        DType gradient_type) {
+  const std::int64_t n = data.adjacency.rows, nnz = data.adjacency.nnz() + n;
+  MemoryEstimate e;
+  e.dataset = dataset_bytes(data);
+  e.layout = layout_bytes(n, n, nnz, chunks);
+  if (bounds[stage] == 0) e.features = first_stage_feature_bytes(data.features);
+  add_stage(e, model, bounds, stage, {n, 0, nnz}, chunks, false, gradient_type);
+  return e;
+}
+
+MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& model,
+                                      const StageBounds& bounds, int stage, int chunks,
+                                      const PartSizes& part, DType gradient_type) {
+  const std::int64_t n = data.adjacency.rows, rows = part.owned + part.halo;
+  if (part.owned == n)
+    return estimate_pipeline_memory(data, model, bounds, stage, chunks, gradient_type);
+  MemoryEstimate e;
+  e.dataset = dataset_bytes(data);
+  e.layout = layout_bytes(part.owned, rows, part.entries, chunks);
+  // The first stage's features are its rows' share of the whole (sparse: by rows too).
+  if (bounds[stage] == 0 && n > 0) e.features = first_stage_feature_bytes(data.features) * rows / n;
+  add_stage(e, model, bounds, stage, part, chunks, true, gradient_type);
+  // Building the local rows normalizes and permutes the whole Â once, then frees both.
+  e.setup = 2 * csr_bytes(n, data.adjacency.nnz() + n, true);
+  return e;
+}
+
+std::string describe(const MemoryEstimate& e) {
+  auto mb = [](std::int64_t b) { return static_cast<double>(b) / 1e6; };
+  char setup[64] = "";
+  if (e.setup > 0) std::snprintf(setup, sizeof setup, "; setup peak %.1f", mb(e.dataset + e.setup));
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "%.1f MB (dataset %.1f, layout %.1f, features %.1f, activations %.1f, "
+                "parameters %.1f%s)",
+                mb(e.total()), mb(e.dataset), mb(e.layout), mb(e.features), mb(e.activations),
+                mb(e.parameters), setup);
+  return text;
+}
+
+}  // namespace strata

@@ -1,0 +1,54 @@
+// What one pipeline rank will hold, predicted from sizes before anything is allocated:
+// the dataset it loaded, the chunk layout (Â in chunk order and each block's transpose),
+// its stage's per-layer buffers, and parameters with their gradients and Adam state.
+// The process itself (libraries, MPI) is not included: callers add what they measured.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "strata/core/types.h"
+#include "strata/datasets/dataset.h"
+#include "strata/layers/model.h"
+#include "strata/plan/stage_split.h"
+
+namespace strata {
+
+struct MemoryEstimate {
+  std::int64_t dataset = 0;      // adjacency, features, labels, masks as loaded
+  std::int64_t layout = 0;       // Â in chunk order, its copies the backend multiplies, ids
+  std::int64_t features = 0;     // first stage: features in chunk order and their dropout copy
+  std::int64_t activations = 0;  // the stage's full-size per-layer buffers
+  std::int64_t parameters = 0;   // values, gradients and their sums, Adam moments
+  // Held only while the rank sets up (hybrid: the whole Â normalized and permuted), on top
+  // of the dataset; the peak is whichever of the two phases is larger.
+  std::int64_t setup = 0;
+  std::int64_t total() const {
+    return dataset + std::max(setup, layout + features + activations + parameters);
+  }
+};
+
+// gradient_type: the backend's (double on the CPU: the gradient sums take 8 bytes more).
+MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& model,
+                                        const StageBounds& bounds, int stage, int chunks,
+                                        DType gradient_type = DType::kFloat64);
+
+// One part of a partition as a hybrid rank holds it: its vertices, the other parts'
+// neighbours of them, the entries of its rows of Â (self-loops included), and the rows it
+// sends per halo exchange (a vertex once per other part that neighbours it).
+struct PartSizes {
+  std::int64_t owned = 0, halo = 0, entries = 0, sent = 0;
+};
+PartSizes measure_part(const Csr& adjacency, std::span<const std::int32_t> part_of, int part);
+
+// Hybrid rank (stage, part): its stage's layers over the part's rows and halo.
+MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& model,
+                                      const StageBounds& bounds, int stage, int chunks,
+                                      const PartSizes& part, DType gradient_type = DType::kFloat64);
+
+// "412.3 MB (dataset 12.0, layout 30.1, ...)"
+std::string describe(const MemoryEstimate& e);
+
+}  // namespace strata

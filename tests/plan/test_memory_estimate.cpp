@@ -1,0 +1,44 @@
+// The pipeline memory estimate's structure: what grows with what.
+#include <catch2/catch.hpp>
+
+#include "strata/datasets/dataset.h"
+#include "strata/plan/memory_estimate.h"
+
+namespace strata {
+namespace {
+
+Dataset sparse_dataset(std::int32_t features) {
+  LoadOptions options;
+  options.nodes = 500;
+  options.features = features;
+  Dataset d = load_dataset("synthetic", options);
+  d.features = FeatureMatrix(to_csr(d.features.to_dense()));
+  return d;
+}
+
+ModelConfig gcn(std::int32_t in_features) {
+  ModelConfig m;
+  m.in_features = in_features;
+  m.hidden = 16;
+  m.classes = 8;
+  m.num_layers = 4;
+  return m;
+}
+
+TEST_CASE("a GCN first stage's buffers do not grow with the input width") {
+  // Wider than hidden, layer 0 transforms first: nothing but the features themselves (and
+  // W0) is input-wide. Coauthor Physics (8,415 features) was once estimated at 10x its peak.
+  const StageBounds bounds{0, 2, 4};
+  const MemoryEstimate narrow = estimate_pipeline_memory(sparse_dataset(64), gcn(64), bounds, 0, 4);
+  const MemoryEstimate wide =
+      estimate_pipeline_memory(sparse_dataset(2048), gcn(2048), bounds, 0, 4);
+  CHECK(wide.activations == narrow.activations);
+  CHECK(wide.parameters > narrow.parameters);  // W0 is input-wide
+  CHECK(wide.features > narrow.features);
+  const MemoryEstimate later =
+      estimate_pipeline_memory(sparse_dataset(2048), gcn(2048), bounds, 1, 4);
+  CHECK(later.features == 0);
+}
+
+}  // namespace
+}  // namespace strata

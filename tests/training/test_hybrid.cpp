@@ -1,0 +1,186 @@
+// Hybrid mode (S stages x G parts): S = 1 is graph mode, G = 1 is pipeline mode, one
+// chunk is exact, and the counted bytes are the model's, category by category.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "graph_mode_checks.h"
+#include "strata/comm/in_process_communicator.h"
+#include "strata/partition/quality.h"
+#include "strata/training/modes.h"
+
+using namespace strata;
+
+namespace {
+
+PartitionOptions parts_of(int parts) {
+  return {.method = PartitionMethod::kMetis, .parts = parts};
+}
+
+std::vector<TrainResult> run_hybrid(int stages, int parts, const Dataset& d, const TrainConfig& c,
+                                    const PipelineOptions& o) {
+  std::vector<TrainResult> results(static_cast<std::size_t>(stages * parts));
+  run_in_process(stages * parts, [&](Communicator& comm) {
+    results[comm.rank()] = train_hybrid(comm, d, c, o, parts_of(parts), nullptr);
+  });
+  return results;
+}
+
+CommVolume hybrid_predicted(const Dataset& d, const TrainConfig& c, int stages, int parts) {
+  const ModelShape shape = model_shape_of(d, c.model, c.hidden, c.layers);
+  const auto part_of = partition_graph(d.adjacency, parts_of(parts));
+  const std::int64_t pairs =
+      parts == 1 ? 0 : measure_partition(d.adjacency, part_of, parts).boundary_pairs;
+  return hybrid_volume(shape, split_layers_by_cost(shape.costs, stages), pairs, parts,
+                       d.adjacency.rows);
+}
+
+void check_bytes(const TrainResult& got, const CommVolume& v) {
+  for (const EpochMetrics& m : got.epochs) {
+    CHECK(m.comm_bytes.at("halo_fwd") == v.halo_fwd);
+    CHECK(m.comm_bytes.at("halo_bwd") == v.halo_bwd);
+    CHECK(m.comm_bytes.at("allreduce") == v.allreduce);
+    CHECK(m.comm_bytes.at("stage_fwd") == v.stage_fwd);
+    CHECK(m.comm_bytes.at("stage_bwd") == v.stage_bwd);
+    CHECK(m.comm_bytes.at("eval") == v.eval);
+  }
+}
+
+void check_same_bytes(const TrainResult& got, const TrainResult& want) {
+  REQUIRE(got.epochs.size() == want.epochs.size());
+  for (std::size_t e = 0; e < got.epochs.size(); ++e)
+    for (const auto& [name, bytes] : want.epochs[e].comm_bytes) {
+      INFO(name);
+      CHECK(got.epochs[e].comm_bytes.at(name) == bytes);
+    }
+}
+
+void check_same(const TrainResult& got, const TrainResult& want, double tolerance) {
+  REQUIRE(got.epochs.size() == want.epochs.size());
+  for (std::size_t e = 0; e < got.epochs.size(); ++e) {
+    INFO("epoch " << e);
+    CHECK(std::abs(got.epochs[e].loss - want.epochs[e].loss) <=
+          tolerance * std::abs(want.epochs[e].loss));
+    CHECK(got.epochs[e].val_acc == Approx(want.epochs[e].val_acc).margin(0.01));
+  }
+}
+
+TrainConfig config_for(ModelKind model) {
+  TrainConfig c = testing::graph_mode_config(4);
+  c.model = model;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("hybrid with one stage is graph mode: same losses and bytes") {
+  const Dataset d = testing::graph_mode_dataset(true);
+  PipelineOptions one_chunk;
+  one_chunk.chunks = 1;
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+    const TrainConfig c = config_for(model);
+    const auto parts = partition_graph(d.adjacency, parts_of(3));
+    std::vector<TrainResult> graph(3);
+    run_in_process(3, [&](Communicator& comm) {
+      graph[comm.rank()] = testing::train_rank(comm, d, parts, c);
+    });
+    for (const TrainResult& got : run_hybrid(1, 3, d, c, one_chunk)) {
+      INFO(model_kind_name(model));
+      check_same(got, graph[0], 1e-5);
+      check_same_bytes(got, graph[0]);
+    }
+  }
+}
+
+TEST_CASE("hybrid with one part is pipeline mode: same losses and bytes") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  PipelineOptions chunked;
+  chunked.chunks = 3;
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+    const TrainConfig c = config_for(model);
+    std::vector<TrainResult> pipeline(2);
+    run_in_process(2, [&](Communicator& comm) {
+      pipeline[comm.rank()] = train_pipeline(comm, d, c, chunked, nullptr);
+    });
+    for (const TrainResult& got : run_hybrid(2, 1, d, c, chunked)) {
+      INFO(model_kind_name(model));
+      check_same(got, pipeline[0], 1e-6);
+      CHECK(got.weights == pipeline[0].weights);
+      check_same_bytes(got, pipeline[0]);
+    }
+  }
+}
+
+TEST_CASE("hybrid with one chunk is exact on 2 stages x 2 parts, bytes as predicted") {
+  for (bool sparse : {false, true})
+    for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+      const Dataset d = testing::graph_mode_dataset(sparse);
+      const TrainConfig c = config_for(model);
+      const TrainResult reference = train_one_process(d, c, nullptr);
+      PipelineOptions one_chunk;
+      one_chunk.chunks = 1;
+      INFO(model_kind_name(model) << (sparse ? ", sparse" : ", dense"));
+      for (const TrainResult& got : run_hybrid(2, 2, d, c, one_chunk)) {
+        check_same(got, reference, 1e-5);
+        check_bytes(got, hybrid_predicted(d, c, 2, 2));
+      }
+    }
+}
+
+TEST_CASE("chunked hybrid: bytes as predicted, history read, close to exact training") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+    TrainConfig c = config_for(model);
+    c.epochs = 40;
+    c.dropout = 0.0f;
+    const double exact = train_one_process(d, c, nullptr).epochs.back().loss;
+    for (StaleGrad stale : {StaleGrad::kDrop, StaleGrad::kDelay}) {
+      PipelineOptions o;
+      o.chunks = 4;
+      o.stale_grad = stale;
+      INFO(model_kind_name(model) << (stale == StaleGrad::kDelay ? ", delay" : ", drop"));
+      for (const TrainResult& got : run_hybrid(2, 2, d, c, o)) {
+        check_bytes(got, hybrid_predicted(d, c, 2, 2));
+        CHECK(got.epochs.back().history_fraction > 0.0);
+        CHECK(std::isfinite(got.epochs.back().loss));
+        if (stale == StaleGrad::kDrop) CHECK(got.epochs.back().loss < 1.3 * exact);
+      }
+    }
+  }
+}
+
+TEST_CASE("hybrid rank counts that do not factor are input errors") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  const TrainConfig c = config_for(ModelKind::kGcn);
+  std::vector<std::string> errors(3);
+  run_in_process(3, [&](Communicator& comm) {
+    try {
+      train_hybrid(comm, d, c, {}, parts_of(2), nullptr);
+    } catch (const Error& e) {
+      errors[comm.rank()] = e.what();
+    }
+  });
+  for (const std::string& e : errors)
+    CHECK(e == "hybrid mode with --parts 2 needs a multiple of 2 ranks, the job has 3");
+}
+
+TEST_CASE("the memory estimate's part sizes are the rows a hybrid rank builds") {
+  const Dataset d = testing::graph_mode_dataset(true);
+  for (int parts : {2, 3}) {
+    const auto part_of = partition_graph(d.adjacency, parts_of(parts));
+    const std::vector<std::int32_t> chunk_of(static_cast<std::size_t>(d.adjacency.rows), 0);
+    for (int p = 0; p < parts; ++p) {
+      INFO("part " << p << " of " << parts);
+      const PartSizes sizes = measure_part(d.adjacency, part_of, p);
+      const RowLayout layout =
+          part_layout(d.adjacency, part_of, parts, p, chunk_of, 1, Propagation::kGcn);
+      std::int64_t sent = 0;
+      for (const auto& list : layout.whole_plan.send)
+        sent += static_cast<std::int64_t>(list.size());
+      CHECK(sizes.owned == layout.owned);
+      CHECK(sizes.halo == layout.halo);
+      CHECK(sizes.entries == layout.a_hat.nnz());
+      CHECK(sizes.sent == sent);
+      CHECK(sizes.sent > 0);
+    }
+  }
+}

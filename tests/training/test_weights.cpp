@@ -1,0 +1,126 @@
+// Trained weights come out of every mode identically, and go back in as initial weights.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "graph_mode_checks.h"
+#include "strata/comm/in_process_communicator.h"
+#include "strata/core/sections.h"
+#include "strata/training/modes.h"
+#include "strata/training/training_common.h"
+#include "strata/store/weights_file.h"
+
+using namespace strata;
+
+namespace {
+
+double max_difference(const Weights& a, const Weights& b) {
+  REQUIRE(a.size() == b.size());
+  double worst = 0;
+  for (std::size_t t = 0; t < a.size(); ++t) {
+    REQUIRE(a[t].size() == b[t].size());
+    for (std::size_t i = 0; i < a[t].size(); ++i)
+      worst = std::max(worst, static_cast<double>(std::abs(a[t][i] - b[t][i])));
+  }
+  return worst;
+}
+
+std::vector<TrainResult> run_mode(const std::string& mode, int ranks, const Dataset& d,
+                                  const TrainConfig& config) {
+  std::vector<TrainResult> results(static_cast<std::size_t>(ranks));
+  const auto parts =
+      partition_graph(d.adjacency, {.method = PartitionMethod::kMetis, .parts = ranks});
+  PipelineOptions one_chunk;
+  one_chunk.chunks = 1;
+  run_in_process(ranks, [&](Communicator& comm) {
+    results[comm.rank()] = mode == "graph" ? testing::train_rank(comm, d, parts, config)
+                                           : train_pipeline(comm, d, config, one_chunk, nullptr);
+  });
+  return results;
+}
+
+}  // namespace
+
+TEST_CASE("every exact mode returns the one-process weights on every rank") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+    TrainConfig config = testing::graph_mode_config(4);
+    config.model = model;
+    const TrainResult reference = train_one_process(d, config, nullptr);
+    const std::size_t tensors = model == ModelKind::kGcn ? 8 : 4 + 4;  // gcnii: 2+4+2
+    CHECK(reference.weights.size() == tensors);
+    for (const char* mode : {"graph", "pipeline"})
+      for (int ranks : {2, 4}) {
+        INFO(model_kind_name(model) << ", " << mode << ", " << ranks << " ranks");
+        for (const TrainResult& got : run_mode(mode, ranks, d, config))
+          CHECK(max_difference(got.weights, reference.weights) < 1e-4);  // Adam amplifies sum order
+      }
+  }
+}
+
+TEST_CASE("zero epochs evaluate the initial weights: trained weights give the final accuracies") {
+  const Dataset d = testing::graph_mode_dataset(true);
+  TrainConfig config = testing::graph_mode_config(3);
+  const TrainResult trained = train_one_process(d, config, nullptr);
+  REQUIRE(trained.final_eval.val_acc == trained.epochs.back().val_acc);
+  TrainConfig evaluate = config;
+  evaluate.epochs = 0;
+  evaluate.initial_weights = trained.weights;
+  const TrainResult local = train_one_process(d, evaluate, nullptr);
+  CHECK(local.epochs.empty());
+  CHECK(max_difference(local.weights, trained.weights) == 0.0);
+  for (const char* mode : {"graph", "pipeline"})
+    for (const TrainResult& got : run_mode(mode, 2, d, evaluate)) {
+      INFO(mode);
+      CHECK(got.final_eval.train_acc == Approx(trained.final_eval.train_acc).margin(1e-9));
+      CHECK(got.final_eval.val_acc == Approx(trained.final_eval.val_acc).margin(1e-9));
+      CHECK(got.final_eval.test_acc == Approx(trained.final_eval.test_acc).margin(1e-9));
+      CHECK(got.test_acc == got.final_eval.test_acc);
+      CHECK(got.comm_bytes.empty());
+    }
+  // The seeded initialization is not the trained model: the check above can fail.
+  evaluate.initial_weights.clear();
+  CHECK(train_one_process(d, evaluate, nullptr).final_eval.train_acc !=
+        trained.final_eval.train_acc);
+}
+
+TEST_CASE("initial weights of the wrong count or size are input errors") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  TrainConfig config = testing::graph_mode_config(2);
+  config.epochs = 1;
+  Weights w = train_one_process(d, config, nullptr).weights;
+  config.initial_weights = Weights(w.begin(), w.end() - 1);
+  CHECK_THROWS_WITH(train_one_process(d, config, nullptr),
+                    Catch::Contains("initial weights hold 3 tensors, the model has 4"));
+  w[1].push_back(0.0f);
+  config.initial_weights = w;
+  const auto names_it = Catch::Contains("tensor conv1.bias has 24 values, 25 were given");
+  CHECK_THROWS_WITH(train_one_process(d, config, nullptr), names_it);
+  CHECK_THROWS_WITH(run_mode("pipeline", 2, d, config), names_it);
+}
+
+TEST_CASE("a weights file round-trips and names what does not fit") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  TrainConfig config = testing::graph_mode_config(2);
+  config.epochs = 2;
+  const ModelConfig model = model_config_for(d.features.cols(), d.num_classes, config);
+  const Weights w = train_one_process(d, config, nullptr).weights;
+  const std::string path = "test_weights_roundtrip.weights";
+  write_weights_file(path, model, w);
+  CHECK(read_weights_file(path, model) == w);
+
+  ModelConfig wider = model;
+  wider.hidden += 1;
+  CHECK_THROWS_WITH(
+      read_weights_file(path, wider),
+      Catch::Contains("weights of a gcn with 2 layers") &&
+          Catch::Contains("this model is a gcn with 2 layers, 12 input features, hidden 25"));
+  std::vector<std::byte> bytes = read_file(path);
+  bytes[bytes.size() / 2] ^= std::byte{0x10};
+  write_file_atomically(path, bytes);
+  CHECK_THROWS_WITH(read_weights_file(path, model), Catch::Contains(path));
+  Weights bad = w;
+  bad[2][1] = std::nanf("");
+  CHECK_THROWS_WITH(write_weights_file(path, model, bad),
+                    Catch::Contains("conv2.weight[1] is not finite"));
+  std::remove(path.c_str());
+}

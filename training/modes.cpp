@@ -1,0 +1,233 @@
+#include "strata/training/modes.h"
+
+#include "strata/comm/in_process_communicator.h"
+#include "strata/layers/model.h"
+#include "strata/partition/chunks.h"
+#include "strata/plan/comm_model.h"
+#include "strata/training/rank_trainer.h"
+#include "strata/training/schedule_common.h"
+#include "strata/training/training_common.h"
+#include "strata/training/training_loop.h"
+
+namespace strata {
+namespace {
+
+Propagation propagation_of(const TrainConfig& config) {
+  return model_type(config.model).propagation();
+}
+
+RankSetup setup_for(ParallelMode mode, std::int64_t features, std::int32_t classes,
+                    const TrainConfig& config, const PipelineOptions& options, StageBounds bounds) {
+  return {mode, model_config_for(features, classes, config), config, options, std::move(bounds)};
+}
+
+StageBounds whole_model(const TrainConfig& config) {
+  return {0, config.layers};
+}
+
+// What a resumed pipeline or hybrid run must share with the run that saved.
+RunKey pipeline_run_key(const char* mode, int ranks, const Dataset& d, const TrainConfig& c,
+                        const PipelineOptions& o, const StageBounds& bounds) {
+  RunKey key =
+      base_run_key(mode, ranks, c, d.name, d.adjacency.rows, d.features.cols(), d.num_classes);
+  std::string split;
+  for (int b : bounds) split += cat(split.empty() ? "" : ",", b);
+  key.insert(key.end(), {{"stage_bounds", split},
+                         {"chunks", cat(o.chunks)},
+                         {"chunking", partition_method_name(o.chunking)},
+                         {"stale_grad", o.stale_grad == StaleGrad::kDelay ? "delay" : "drop"},
+                         {"warmup", cat(o.warmup_epochs)},
+                         {"alternate_order", cat(o.alternate_order)},
+                         {"smoothing", cat(o.smoothing)}});
+  return key;
+}
+
+int hybrid_stages(const Communicator& comm, int parts, int layers) {
+  STRATA_REQUIRE(parts >= 1, "--parts must be at least 1, got ", parts);
+  STRATA_REQUIRE(comm.size() % parts == 0, "hybrid mode with --parts ", parts,
+                 " needs a multiple of ", parts, " ranks, the job has ", comm.size());
+  const int stages = comm.size() / parts;
+  STRATA_REQUIRE(stages <= layers, "hybrid mode with ", stages, " stages (", comm.size(),
+                 " ranks / ", parts, " parts) needs at least ", stages, " layers, the model has ",
+                 layers);
+  return stages;
+}
+
+std::vector<std::int32_t> chunks_of(const Dataset& data, const TrainConfig& config,
+                                    const PipelineOptions& options) {
+  return make_chunks(data.adjacency, options.chunks, options.chunking, config.seed);
+}
+
+// The trainer of a rank that holds the whole dataset: stage 0's features in the layout's
+// row order, and the rank's labels.
+std::unique_ptr<RankTrainer> trainer_on_dataset(RankGrid& grid, const Device& device,
+                                                const Dataset& data, RowLayout layout,
+                                                const RankSetup& setup) {
+  FeatureMatrix selected;
+  if (grid.stage() == 0) selected = data.features.select_rows(layout.owned_ids());
+  StageLabels labels = stage_labels(data, layout);
+  RankData rank{std::move(layout), grid.stage() == 0 ? &selected : nullptr, std::move(labels)};
+  return std::make_unique<RankTrainer>(grid, device.backend, std::move(rank), setup);
+}
+
+TrainResult run_trainer(RankGrid& grid, const Device& device, EpochTrainer& trainer,
+                        const TrainConfig& config, RunKey key, const EpochCallback& on_epoch) {
+  key.emplace_back("device", device.backend.name());
+  return run_training(grid.job(), config, std::move(key), trainer, on_epoch);
+}
+
+TrainResult run(RankGrid& grid, const Device& device, RankData data, const RankSetup& setup,
+                RunKey key, const EpochCallback& on_epoch) {
+  RankTrainer trainer(grid, device.backend, std::move(data), setup);
+  return run_trainer(grid, device, trainer, setup.config, std::move(key), on_epoch);
+}
+
+}  // namespace
+
+TrainResult train_one_process(const Dataset& data, const TrainConfig& config,
+                              const EpochCallback& on_epoch, const Device& device) {
+  validate_train_config(config);
+  const std::unique_ptr<Communicator> solo = make_solo_communicator();
+  RankGrid grid(*solo, 1, device.to_data);
+  const std::vector<std::int32_t> one_chunk(static_cast<std::size_t>(data.adjacency.rows), 0);
+  RankData rank{
+      whole_graph_layout(data.adjacency, one_chunk, 1, propagation_of(config)), &data.features, {}};
+  rank.labels = stage_labels(data, rank.layout);
+  const RankSetup setup = setup_for(ParallelMode::kLocal, data.features.cols(), data.num_classes,
+                                    config, {}, whole_model(config));
+  RunKey key = base_run_key("local", 1, config, data.name, data.adjacency.rows,
+                            data.features.cols(), data.num_classes);
+  return run(grid, device, std::move(rank), setup, std::move(key), on_epoch);
+}
+
+TrainResult train_graph_parallel(Communicator& comm, const Shard& shard, const TrainConfig& config,
+                                 const EpochCallback& on_epoch, const Device& device) {
+  validate_train_config(config);
+  STRATA_REQUIRE(shard.parts == comm.size() && shard.graph.part == comm.rank(), "rank ",
+                 comm.rank(), " of ", comm.size(), " was given part ", shard.graph.part, " of ",
+                 shard.parts);
+  RankGrid grid(comm, comm.size(), device.to_data);
+  RankData rank{shard_layout(shard.graph, shard.parts, propagation_of(config)), &shard.features,
+                stage_labels(shard.labels, {shard.train_mask, shard.val_mask, shard.test_mask})};
+  const RankSetup setup = setup_for(ParallelMode::kGraph, shard.features.cols(), shard.num_classes,
+                                    config, {}, whole_model(config));
+  std::int64_t vertices = shard.graph.owned;
+  comm.all_reduce_sum(std::as_writable_bytes(std::span(&vertices, 1)), DType::kInt64,
+                      CommCategory::kControl);
+  RunKey key = base_run_key("graph", comm.size(), config, shard.name, vertices,
+                            shard.features.cols(), shard.num_classes);
+  return run(grid, device, std::move(rank), setup, std::move(key), on_epoch);
+}
+
+std::unique_ptr<RankTrainer> pipeline_trainer(RankGrid& grid, const Device& device,
+                                              const Dataset& data, const TrainConfig& config,
+                                              const PipelineOptions& options) {
+  validate_train_config(config);
+  validate_pipeline_options(options, grid.stages(), config.layers);
+  StageBounds bounds = pipeline_stage_bounds(data, config, options, grid.stages());
+  RowLayout layout = whole_graph_layout(data.adjacency, chunks_of(data, config, options),
+                                        options.chunks, propagation_of(config));
+  const RankSetup setup = setup_for(ParallelMode::kPipeline, data.features.cols(), data.num_classes,
+                                    config, options, std::move(bounds));
+  return trainer_on_dataset(grid, device, data, std::move(layout), setup);
+}
+
+TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                           const PipelineOptions& options, const EpochCallback& on_epoch,
+                           const Device& device) {
+  validate_train_config(config);
+  validate_pipeline_options(options, comm.size(), config.layers);
+  const StageBounds bounds = pipeline_stage_bounds(data, config, options, comm.size());
+  RankGrid grid(comm, 1, device.to_data);
+  const std::unique_ptr<RankTrainer> trainer =
+      pipeline_trainer(grid, device, data, config, options);
+  return run_trainer(grid, device, *trainer, config,
+                     pipeline_run_key("pipeline", comm.size(), data, config, options, bounds),
+                     on_epoch);
+}
+
+TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                         const PipelineOptions& options, const PartitionOptions& partition,
+                         const EpochCallback& on_epoch, const Device& device) {
+  validate_train_config(config);
+  hybrid_stages(comm, partition.parts, config.layers);
+  return train_hybrid(comm, data, config, options, partition, hybrid_partition(data, partition),
+                      on_epoch, device);
+}
+
+TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainConfig& config,
+                         const PipelineOptions& options, const PartitionOptions& partition,
+                         std::span<const std::int32_t> part_of, const EpochCallback& on_epoch,
+                         const Device& device) {
+  validate_train_config(config);
+  const int parts = partition.parts;
+  const int stages = hybrid_stages(comm, parts, config.layers);
+  validate_pipeline_options(options, stages, config.layers);
+  STRATA_REQUIRE(part_of.size() == static_cast<std::size_t>(data.adjacency.rows),
+                 "hybrid mode: ", part_of.size(), " part ids for ", data.adjacency.rows,
+                 " vertices");
+  const StageBounds bounds = pipeline_stage_bounds(data, config, options, stages);
+  RankGrid grid(comm, parts, device.to_data);
+  RowLayout layout =
+      part_layout(data.adjacency, part_of, parts, comm.rank() % parts,
+                  chunks_of(data, config, options), options.chunks, propagation_of(config));
+  RunKey key = pipeline_run_key("hybrid", comm.size(), data, config, options, bounds);
+  key.emplace_back("parts", cat(parts));
+  key.emplace_back("partitioner", partition_method_name(partition.method));
+  const RankSetup setup = setup_for(ParallelMode::kHybrid, data.features.cols(), data.num_classes,
+                                    config, options, bounds);
+  const std::unique_ptr<RankTrainer> trainer =
+      trainer_on_dataset(grid, device, data, std::move(layout), setup);
+  return run_trainer(grid, device, *trainer, config, std::move(key), on_epoch);
+}
+
+void validate_pipeline_options(const PipelineOptions& o, int stages, int layers) {
+  STRATA_REQUIRE(o.chunks >= 1, "--chunks must be at least 1, got ", o.chunks);
+  STRATA_REQUIRE(o.smoothing >= 0.0f && o.smoothing < 1.0f, "--smoothing must be in [0, 1), got ",
+                 o.smoothing);
+  STRATA_REQUIRE(o.warmup_epochs >= 0, "--warmup must not be negative, got ", o.warmup_epochs);
+  STRATA_REQUIRE(stages <= layers, "pipeline mode with ", stages, " stages needs at least ", stages,
+                 " layers, the model has ", layers);
+  STRATA_REQUIRE(o.chunking != PartitionMethod::kRandom,
+                 "chunking needs an edge-aware method: metis, rcm or range (not random)");
+}
+
+StageBounds pipeline_stage_bounds(const Dataset& d, const TrainConfig& c, const PipelineOptions& o,
+                                  int stages) {
+  if (!o.layer_split.empty()) {
+    StageBounds b = stage_bounds_of(o.layer_split, c.layers);
+    STRATA_REQUIRE(static_cast<int>(b.size()) == stages + 1, "--layer-split names ", b.size() - 1,
+                   " stages, the job has ", stages, " ranks");
+    return b;
+  }
+  const ModelShape shape = model_shape_of(d, c.model, c.hidden, c.layers);
+  return split_layers_by_cost(shape.costs, stages);
+}
+
+std::vector<std::int32_t> hybrid_partition(const Dataset& data, const PartitionOptions& partition) {
+  if (partition.parts == 1) return std::vector<std::int32_t>(data.adjacency.rows, 0);
+  return partition_graph(data.adjacency, partition);
+}
+
+MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& config,
+                                      const PipelineOptions& options, int stages, int stage,
+                                      DType gradient_type) {
+  const StageBounds bounds = pipeline_stage_bounds(data, config, options, stages);
+  return estimate_pipeline_memory(data,
+                                  model_config_for(data.features.cols(), data.num_classes, config),
+                                  bounds, stage, options.chunks, gradient_type);
+}
+
+MemoryEstimate estimate_hybrid_rank(const Dataset& data, const TrainConfig& config,
+                                    const PipelineOptions& options,
+                                    std::span<const std::int32_t> part_of, int parts, int stages,
+                                    int rank, DType gradient_type) {
+  const StageBounds bounds = pipeline_stage_bounds(data, config, options, stages);
+  const ModelConfig model = model_config_for(data.features.cols(), data.num_classes, config);
+  PartSizes part{data.adjacency.rows, 0, data.adjacency.nnz() + data.adjacency.rows};
+  if (parts > 1) part = measure_part(data.adjacency, part_of, rank % parts);
+  return estimate_hybrid_memory(data, model, bounds, rank / parts, options.chunks, part,
+                                gradient_type);
+}
+
+}  // namespace strata

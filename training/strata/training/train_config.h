@@ -1,0 +1,92 @@
+// Training configuration and results: plain structs, typed. The edge (the facade, the
+// CLI) parses names and strings; the engine sees enums and numbers only.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "strata/layers/model_config.h"
+#include "strata/layers/stage.h"
+#include "strata/partition/partitioner.h"
+#include "strata/store/checkpoint.h"
+#include "strata/training/numeric_guard.h"
+
+namespace strata {
+
+// How a job's ranks share the work (include/strata/config.h describes each).
+enum class ParallelMode { kLocal, kGraph, kPipeline, kHybrid };
+const char* parallel_mode_name(ParallelMode mode);
+
+struct TrainConfig {
+  ModelKind model = ModelKind::kGcn;
+  int layers = 2;
+  int hidden = 16;
+  int epochs = 200;
+  float lr = 0.01f;
+  float weight_decay = 5e-4f;
+  float dropout = 0.5f;
+  std::uint64_t seed = 0;
+  float alpha = 0.1f;   // gcnii initial residual
+  float lambda = 0.5f;  // gcnii identity mapping strength
+  // Start from these parameter values (the model's parameter order, as
+  // TrainResult::weights gives them) instead of the seeded initialization. Empty: seeded.
+  std::vector<std::vector<float>> initial_weights;
+  CheckpointOptions checkpoint;
+  OnNan on_nan = OnNan::kStop;  // a step with NaN or inf (numeric_guard.h)
+};
+
+// Mode `pipeline` (and the pipeline side of `hybrid`).
+struct PipelineOptions {
+  int chunks = 4;
+  PartitionMethod chunking = PartitionMethod::kMetis;  // metis | rcm | range
+  std::vector<int> layer_split;                        // layers per stage; empty: balanced by cost
+  StaleGrad stale_grad = StaleGrad::kDrop;             // gradients along edges read from history
+  int warmup_epochs = 0;         // exact epochs (one chunk) before chunking starts
+  bool alternate_order = false;  // run the chunks in reverse order on odd epochs
+  // History smoothing: after each epoch's evaluation pass refreshes the history, it
+  // becomes smoothing * previous history + (1 - smoothing) * fresh rows. 0: off.
+  float smoothing = 0.0f;
+};
+
+struct EpochMetrics {
+  std::int64_t epoch = 0;
+  double loss = 0;
+  double train_acc = 0;
+  double val_acc = 0;
+  double test_acc = 0;
+  double epoch_s = 0;  // wall time of the training step (forward, backward, update)
+  // Distributed modes: the largest over ranks of the training step's compute time and
+  // of its time waiting in communication; bytes per category summed over ranks.
+  double compute_s = 0;
+  double comm_s = 0;
+  std::map<std::string, std::int64_t> comm_bytes;
+  // Pipeline mode: per stage, compute and idle (waiting for neighbours) time of the
+  // training step, and the fraction of Â's entries read from history this epoch.
+  std::vector<double> stage_compute_s, stage_idle_s;
+  double history_fraction = 0;
+  // --on-nan skip-step: the step met NaN or inf and the weights were left unchanged.
+  bool step_skipped = false;
+};
+
+struct TrainResult {
+  std::vector<EpochMetrics> epochs;
+  // The final weights' accuracies: the last epoch's, or with zero epochs one evaluation
+  // pass of the initial weights (loss 0, no bytes counted).
+  EpochMetrics final_eval;
+  double test_acc = 0;  // at the best validation epoch
+  double best_val_acc = 0;
+  std::int64_t best_epoch = -1;
+  std::int64_t resumed_epochs = 0;                 // epochs restored from a checkpoint
+  std::map<std::string, std::int64_t> comm_bytes;  // all epochs, summed over ranks
+  // The trained parameters, every tensor of the whole model in its parameter order (for
+  // gcn: W1, b1, W2, b2, ...), on every rank, also in pipeline mode.
+  std::vector<std::vector<float>> weights;
+  // --device cuda: the most of this rank's GPU memory in use after any epoch (0 elsewhere).
+  std::int64_t device_bytes = 0;
+};
+
+using EpochCallback = std::function<void(const EpochMetrics&)>;
+
+}  // namespace strata
