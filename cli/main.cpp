@@ -30,7 +30,7 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   add_dataset_options(cmd, a.data);
   auto& m = a.config.model;
   auto& o = a.config.optimizer;
-  cmd->add_option("--model", m.kind, "gcn | gcnii (default gcn)");
+  cmd->add_option("--model", m.kind, "gcn | gcnii | sage (default gcn)");
   cmd->add_option("--layers", m.layers, "graph convolutions (gcnii adds two linear layers)");
   cmd->add_option("--alpha", m.alpha, "gcnii: initial-residual weight (default 0.1)");
   cmd->add_option("--lambda", m.lambda, "gcnii: identity-mapping strength (default 0.5)");
@@ -104,7 +104,7 @@ void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
   cmd->add_option("--parts", r.ranks, "ranks (default 4)");
   cmd->add_option("--layers", r.layers, "layer counts, e.g. 2,8,16,32")->delimiter(',');
   cmd->add_option("--hidden", r.hidden, "hidden width (default 256)");
-  cmd->add_option("--model", r.model, "gcn | gcnii (default gcn)");
+  cmd->add_option("--model", r.model, "gcn | gcnii | sage (default gcn)");
   cmd->add_option("--stages", r.stages, "pipeline stages (default min(parts, layers))");
   cmd->add_option("--method", r.methods, "partitioners to compare, e.g. metis,random")
       ->delimiter(',');

@@ -96,6 +96,20 @@ Csr gcn_normalize(const Csr& adjacency, std::span<const float> degree_plus_one) 
   return out;
 }
 
+Csr mean_normalize(const Csr& adjacency, std::span<const float> degree_plus_one) {
+  STRATA_CHECK(degree_plus_one.size() >= static_cast<std::size_t>(adjacency.rows),
+               "degree vector has ", degree_plus_one.size(), " entries for ", adjacency.rows,
+               " rows");
+  Csr out = adjacency;
+  out.values.resize(out.indices.size());
+  for (LocalId r = 0; r < out.rows; ++r) {
+    const float inverse = 1.0f / std::max(degree_plus_one[r] - 1.0f, 1.0f);
+    std::fill(out.values.begin() + out.offsets[r], out.values.begin() + out.offsets[r + 1],
+              inverse);
+  }
+  return out;
+}
+
 Csr transpose(const Csr& a) {
   Csr t;
   t.rows = a.cols;

@@ -11,18 +11,25 @@ bool ConvStage::aggregates_first(const ModelConfig& model, int l, bool reads_his
   return (l > 0 && reads_history) || model.width(l) <= model.width(l + 1);
 }
 
-ConvStage::ConvStage(const StageSetup& setup, int first, int last)
+ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_weight)
     : Stage(setup, first, last), first_(first), last_(last) {
   const std::int64_t n = graph_.rows(), cols = graph_.columns();
   const bool history = graph_.chunked() && !graph_.has_halo();
-  const std::size_t per_layer = model_.bias ? 2 : 1;
+  const std::size_t bias = model_.bias ? 1 : 0, per_layer = 1 + bias + (root_weight ? 1 : 0);
   for (int l = first; l < last; ++l) {
     const int in = model_.width(l), out = model_.width(l + 1);
     const bool after = aggregates_first(model_, l, history);
     const int exchanged = after ? in : out;
-    layers_.push_back({l, after, static_cast<std::size_t>(l - first) * per_layer,
-                       tensor(cols, exchanged), tensor(after || l > 0 ? n : 0, in), tensor(n, out),
+    const std::size_t weight = static_cast<std::size_t>(l - first) * per_layer;
+    std::optional<std::size_t> root;
+    if (root_weight) root = weight + 1 + bias;
+    layers_.push_back({l, after, weight, root, tensor(cols, exchanged),
+                       tensor(after || l > 0 ? n : 0, in), tensor(n, out),
                        tensor(l > 0 || !after ? cols : 0, exchanged)});
+  }
+  if (first == 0 && root_weight) {
+    root_ = tensor(n, model_.width(1));
+    root_grad_ = tensor(n, model_.width(1));
   }
   if (first > 0) {
     input_raw_ = tensor(n, model_.width(first));
@@ -51,6 +58,7 @@ void ConvStage::prepare_first_layer() {
   else
     x.multiply(parameters_.value(layer.weight), p);
   graph_.exchange(every, layer.p.view(), training_);
+  if (layer.root) x.multiply(parameters_.value(*layer.root), root_.view());
 }
 
 void ConvStage::forward(const Block& b) {
@@ -69,8 +77,8 @@ void ConvStage::forward(const Block& b) {
   }
 }
 
-// Where a layer > 0 takes its dropped input rows: P itself, or (transform first) Z, the
-// rows P = Z W is computed from.
+// Where a layer > 0 keeps its dropped input rows (what W_root multiplies too): P itself,
+// or (transform first) Z, the rows P = Z W is computed from.
 MatrixView ConvStage::input_of(Layer& layer, const Block& b) {
   return rows(layer.aggregate_first ? layer.p : layer.z, b);
 }
@@ -88,6 +96,10 @@ void ConvStage::forward_layer(Layer& layer, const Block& b) {
   } else {
     graph_.aggregate(b, layer.p.view(), y);
   }
+  if (layer.root && layer.index == 0)
+    backend_.axpy(1.0f, rows(root_, b), y);
+  else if (layer.root)
+    backend_.gemm(false, false, 1.0f, input_of(layer, b), parameters_.value(*layer.root), 1.0f, y);
   if (model_.bias) backend_.add_bias_rows(y, parameters_.value(layer.weight + 1).data);
   if (!last_model_layer(layer)) backend_.relu_forward(y, y);
 }
@@ -109,6 +121,7 @@ void ConvStage::backward(const Block& b) {
     const MatrixView input_grad =
         j > 0 ? scratch(buffer, b.size(), model_.width(layer.index)) : rows(input_grad_, b);
     layer_backward(layer, b, grad, input_grad);
+    if (layer.root) root_backward(layer, b, grad, input_grad);
     drop(input_grad, b, layer.index);
     grad = input_grad;
   }
@@ -120,8 +133,9 @@ void ConvStage::activation_backward(Layer& layer, const Block& b, MatrixView gra
 }
 
 // Layer 0 passes no gradient on (the features are static); a transform-first one leaves
-// dP0 in g for end_backward.
+// dP0 in g for end_backward, as the root term leaves its d loss / d (X W_root).
 void ConvStage::first_layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y) {
+  if (layer.root) backend_.copy(grad_y, rows(root_grad_, b));
   if (layer.aggregate_first)
     backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_y, parameters_.sum(layer.weight));
   else
@@ -146,11 +160,22 @@ void ConvStage::layer_backward(Layer& layer, const Block& b, ConstMatrixView gra
   backend_.gemm(false, true, 1.0f, grad_p, w, 0.0f, grad_x);
 }
 
-// Transform-first layer 0: dW0 = X_droppedᵀ · dP0, dP0 exact once every block has run.
+// The root term X W_root: dW_root += Xᵀ dY, dX += dY W_rootᵀ (X: b's dropped input rows).
+void ConvStage::root_backward(Layer& layer, const Block& b, ConstMatrixView grad_y,
+                              MatrixView grad_x) {
+  const MatrixView x = input_of(layer, b);
+  backend_.gemm_tn_accumulate(1.0f, x, grad_y, parameters_.sum(*layer.root));
+  backend_.gemm(false, true, 1.0f, grad_y, parameters_.value(*layer.root), 1.0f, grad_x);
+}
+
+// Layer 0's gradients that need every block: dW_root0 = X_droppedᵀ · d(X W_root0) and, if
+// it transforms first, dW0 = X_droppedᵀ · dP0 (dP0 exact once every block has run).
 void ConvStage::end_backward() {
-  if (first_ != 0 || layers_.front().aggregate_first) return;
+  if (first_ != 0) return;
   Layer& layer = layers_.front();
   const Block every = graph_.every_row();
+  if (layer.root) features_->accumulate_transposed(root_grad_.view(), parameters_.sum(*layer.root));
+  if (layer.aggregate_first) return;
   graph_.exchange_gradient(every, layer.g.view());
   features_->accumulate_transposed(rows(layer.g, every), parameters_.sum(layer.weight));
 }

@@ -1,11 +1,14 @@
-// A stage of graph convolutions Y = Â X W + b with ReLU between them (GCN, Kipf & Welling
-// 2017; PyG's GCNConv stack): dropout -> conv -> ReLU -> ... -> conv. Each layer picks its
-// product order so that the halo exchange moves the narrower matrix:
+// A stage of graph convolutions Y = Â X W + b [+ X W_root] with ReLU between them
+// (conv_model.h: GCN, GraphSAGE): dropout -> conv -> ReLU -> ... -> conv, Â the model's
+// propagation matrix. Each layer picks its product order so that the halo exchange moves
+// the narrower matrix:
 //   in <= out: aggregate first, Y = (Â P) W with P = dropout(X)  (exchange width in)
 //   in >  out: transform first, Y = Â P with P = dropout(X) W    (exchange width out)
 // Where rows are read from history (chunks without a halo) layers after the first always
 // aggregate first, so that the history holds their input and this epoch's W applies to it.
+// The root term reads a row's own dropped input, never another row's: no exchange.
 #pragma once
+#include <optional>
 #include <vector>
 
 #include "strata/layers/stage.h"
@@ -14,7 +17,7 @@ namespace strata {
 
 class ConvStage : public Stage {
  public:
-  ConvStage(const StageSetup& setup, int first, int last);
+  ConvStage(const StageSetup& setup, int first, int last, bool root_weight);
 
   // Whether layer l aggregates first in this setting (as above).
   static bool aggregates_first(const ModelConfig& model, int l, bool reads_history);
@@ -35,13 +38,15 @@ class ConvStage : public Stage {
   struct Layer {
     int index;
     bool aggregate_first;
-    std::size_t weight;  // W's tensor in parameters_; b follows it
-    kernels::Tensor p;   // columns(): what Â multiplies (the history)
-    kernels::Tensor z;   // aggregate first: Â P; transform first: dropout(X) (l > 0)
-    kernels::Tensor y;   // the output, ReLU applied but on the model's last layer
-    kernels::Tensor g;   // columns(): d loss / d P, scattered into by every block
+    std::size_t weight;               // W's tensor in parameters_; b follows it
+    std::optional<std::size_t> root;  // W_root's tensor, with a root weight
+    kernels::Tensor p;                // columns(): what Â multiplies (the history)
+    kernels::Tensor z;                // aggregate first: Â P; transform first: dropout(X) (l > 0)
+    kernels::Tensor y;                // the output, ReLU applied but on the model's last layer
+    kernels::Tensor g;                // columns(): d loss / d P, scattered into by every block
   };
   void prepare_first_layer();
+  void root_backward(Layer& layer, const Block& b, ConstMatrixView grad_y, MatrixView grad_x);
   MatrixView input_of(Layer& layer, const Block& b);
   void forward_layer(Layer& layer, const Block& b);
   void activation_backward(Layer& layer, const Block& b, MatrixView grad_y);
@@ -51,9 +56,10 @@ class ConvStage : public Stage {
 
   int first_, last_;
   std::vector<Layer> layers_;
-  kernels::Tensor input_raw_;    // stage > 0: received rows before dropout
-  kernels::Tensor output_grad_;  // d loss / d Y of the last layer
-  kernels::Tensor input_grad_;   // stage > 0: d loss / d the received rows
+  kernels::Tensor input_raw_;         // stage > 0: received rows before dropout
+  kernels::Tensor output_grad_;       // d loss / d Y of the last layer
+  kernels::Tensor input_grad_;        // stage > 0: d loss / d the received rows
+  kernels::Tensor root_, root_grad_;  // layer 0 with a root weight: X W_root, d loss / d it
 };
 
 }  // namespace strata

@@ -9,8 +9,10 @@
 namespace strata {
 namespace {
 
-const std::array<const ModelType*, 2>& registry() {
-  static const std::array<const ModelType*, 2> types{&gcn_model_type(), &gcnii_model_type()};
+// In ModelKind's order.
+const std::array<const ModelType*, 3>& registry() {
+  static const std::array<const ModelType*, 3> types{&gcn_model_type(), &gcnii_model_type(),
+                                                     &sage_model_type()};
   return types;
 }
 

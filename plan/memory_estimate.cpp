@@ -40,6 +40,11 @@ std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz
   return a_hat + copies + ids_and_labels;
 }
 
+// Whether the model's propagation matrix holds a self-loop in every row.
+bool self_loops(const ModelConfig& model) {
+  return model_type(model.kind).propagation() == Propagation::kGcn;
+}
+
 std::int64_t dataset_bytes(const Dataset& data) {
   const std::int64_t n = data.adjacency.rows;
   return csr_bytes(n, data.adjacency.nnz(), !data.adjacency.values.empty()) +
@@ -102,7 +107,8 @@ PartSizes measure_part(const Csr& adjacency, std::span<const std::int32_t> part_
 MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& model,
                                         const StageBounds& bounds, int stage, int chunks,
                                         DType gradient_type) {
-  const std::int64_t n = data.adjacency.rows, nnz = data.adjacency.nnz() + n;
+  const std::int64_t n = data.adjacency.rows;
+  const std::int64_t nnz = data.adjacency.nnz() + (self_loops(model) ? n : 0);
   MemoryEstimate e;
   e.dataset = dataset_bytes(data);
   e.layout = layout_bytes(n, n, nnz, chunks);
@@ -119,10 +125,12 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
     return estimate_pipeline_memory(data, model, bounds, stage, chunks, gradient_type);
   MemoryEstimate e;
   e.dataset = dataset_bytes(data);
-  e.layout = layout_bytes(part.owned, rows, part.entries, chunks);
+  PartSizes sizes = part;
+  if (!self_loops(model)) sizes.entries -= part.owned;
+  e.layout = layout_bytes(part.owned, rows, sizes.entries, chunks);
   // The first stage's features are its rows' share of the whole (sparse: by rows too).
   if (bounds[stage] == 0 && n > 0) e.features = first_stage_feature_bytes(data.features) * rows / n;
-  add_stage(e, model, bounds, stage, part, chunks, true, gradient_type);
+  add_stage(e, model, bounds, stage, sizes, chunks, true, gradient_type);
   // Building the local rows normalizes and permutes the whole Â once, then frees both.
   e.setup = 2 * csr_bytes(n, data.adjacency.nnz() + n, true);
   return e;

@@ -74,6 +74,8 @@ Csr propagation_matrix(const Csr& adjacency, std::span<const float> degree_plus_
   switch (propagation) {
     case Propagation::kGcn:
       return gcn_normalize(adjacency, degree_plus_one);
+    case Propagation::kMean:
+      return mean_normalize(adjacency, degree_plus_one);
   }
   STRATA_CHECK(false, "unknown propagation");
   return {};

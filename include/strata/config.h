@@ -27,12 +27,14 @@ struct Config {
   std::uint64_t seed = 0;
 
   struct Model {
-    std::string kind = "gcn";  ///< "gcn" (Kipf & Welling) or "gcnii" (Chen et al. 2020)
-    int layers = 2;            ///< graph convolutions (gcnii adds an input and an output linear)
-    int hidden = 16;           ///< hidden width
-    float dropout = 0.5f;      ///< in [0, 1)
-    float alpha = 0.1f;        ///< gcnii: weight of the initial residual, in [0, 1]
-    float lambda = 0.5f;       ///< gcnii: identity mapping beta_l = log(lambda / l + 1), > 0
+    /// "gcn" (Kipf & Welling 2017), "gcnii" (Chen et al. 2020) or "sage" (GraphSAGE with
+    /// the mean aggregator, Hamilton et al. 2017)
+    std::string kind = "gcn";
+    int layers = 2;        ///< graph convolutions (gcnii adds an input and an output linear)
+    int hidden = 16;       ///< hidden width
+    float dropout = 0.5f;  ///< in [0, 1)
+    float alpha = 0.1f;    ///< gcnii: weight of the initial residual, in [0, 1]
+    float lambda = 0.5f;   ///< gcnii: identity mapping beta_l = log(lambda / l + 1), > 0
   } model;
 
   struct Optimizer {   ///< Adam

@@ -65,7 +65,8 @@ struct TrainingResult {
 };
 
 /// One parameter tensor, row-major. Names follow the model: gcn "conv1.weight"
-/// (in x out), "conv1.bias" (1 x out), ...; gcnii "input.*", "conv<l>.weight", "output.*".
+/// (in x out), "conv1.bias" (1 x out), ...; sage adds "conv<l>.root_weight" (in x out);
+/// gcnii "input.*", "conv<l>.weight", "output.*".
 struct Tensor {
   std::string name;
   std::int64_t rows = 0, cols = 0;

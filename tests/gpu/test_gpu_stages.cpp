@@ -109,7 +109,7 @@ std::vector<float> train_stages(bool on_gpu, ModelKind kind, const Problem& p,
 }
 
 void compare_backends(int chunks, const std::vector<int>& bounds) {
-  for (ModelKind kind : {ModelKind::kGcn, ModelKind::kGcnii})
+  for (ModelKind kind : {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage})
     for (std::int64_t features : {12, 40}) {  // aggregate-first and transform-first layer 0
       INFO(model_kind_name(kind) << ", " << features << " features");
       const Problem p = make_problem(features, chunks);

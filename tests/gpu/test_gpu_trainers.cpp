@@ -11,8 +11,8 @@
 #include "strata/comm/in_process_communicator.h"
 #include "strata/layers/model.h"
 #include "strata/partition/partitioner.h"
-#include "strata/training/modes.h"
 #include "strata/shards/shard.h"
+#include "strata/training/modes.h"
 
 namespace strata {
 namespace {
@@ -88,7 +88,7 @@ TrainConfig small_config(ModelKind model) {
 TEST_CASE("local and graph mode train on the CUDA backend as on the CPU backend",
           "[gpu][trainers]") {
   if (test::no_device()) return;
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii})
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage})
     for (bool sparse : {false, true})
       for (int parts : {1, 2}) {
         INFO(model_kind_name(model)
@@ -111,7 +111,7 @@ TEST_CASE("pipeline and hybrid mode train on the CUDA backend as on the CPU back
   const Dataset d = small_dataset(true);
   const PartitionOptions two_parts{.method = PartitionMethod::kMetis, .parts = 2};
   const auto part_of = hybrid_partition(d, two_parts);
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage}) {
     INFO(model_kind_name(model));
     PipelineOptions options;
     options.chunks = 3;

@@ -56,6 +56,23 @@ TEST_CASE("gcn_normalize matches D^-1/2 (A+I) D^-1/2") {
       CHECK(n.values[k] == Approx(1.0 / std::sqrt(d[r] * d[n.indices[k]])));
 }
 
+TEST_CASE("mean_normalize averages each row's neighbours, without self-loops") {
+  const Csr a = path_graph();
+  const Csr m = mean_normalize(a, degrees_plus_one(a));
+  CHECK(m.indices == a.indices);
+  CHECK(m.offsets == a.offsets);
+  CHECK(m.values == std::vector<float>{1.0f, 0.5f, 0.5f, 1.0f});  // vertex 3: no row entries
+  // A part's rows use the global degrees: row 0 of a part holding vertex 1 with one of its
+  // two neighbours local still averages over both.
+  Csr part;
+  part.rows = 1;
+  part.cols = 2;
+  part.offsets = {0, 2};
+  part.indices = {0, 1};
+  CHECK(mean_normalize(part, std::vector<float>{5.0f, 3.0f}).values ==
+        std::vector<float>{0.25f, 0.25f});
+}
+
 TEST_CASE("transpose of a rectangular matrix") {
   Csr a;
   a.rows = 2;

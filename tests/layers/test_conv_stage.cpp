@@ -1,5 +1,6 @@
-// The GCN stage (conv_stage.h): finite-difference gradient checks of every parameter, in
-// both product orders, from dense and sparse features, and of a later stage's input rows.
+// The convolution stage (conv_stage.h) of GCN and GraphSAGE: finite-difference gradient
+// checks of every parameter, in both product orders, from dense and sparse features, and
+// of a later stage's input rows.
 #include "conv_stage.h"
 #include "stage_test_util.h"
 
@@ -7,9 +8,9 @@ namespace strata {
 namespace {
 using namespace test;
 
-ModelConfig gcn(int in, int layers) {
+ModelConfig gcn(int in, int layers, ModelKind kind = ModelKind::kGcn) {
   ModelConfig c{in, 4, 2, layers, 0.0f, true, 11};
-  c.kind = ModelKind::kGcn;
+  c.kind = kind;
   return c;
 }
 
@@ -43,6 +44,23 @@ TEST_CASE("GCN stage gradients, transform-first layer 0, dense and sparse", "[la
     INFO((sparse ? "sparse" : "dense") << " features");
     check_parameters(gcn(6, 3), sparse);
   }
+}
+
+TEST_CASE("SAGE stage gradients, both product orders, dense and sparse", "[layers][sage]") {
+  for (int in : {3, 6})
+    for (bool sparse : {false, true}) {
+      INFO(in << " features, " << (sparse ? "sparse" : "dense"));
+      check_parameters(gcn(in, 3, ModelKind::kSage), sparse);
+    }
+}
+
+TEST_CASE("a later SAGE stage passes the gradient of its input rows on, root term included",
+          "[layers][sage]") {
+  const Matrix r = random_matrix(5, 2, 6);
+  StageRun run(gcn(3, 3, ModelKind::kSage), 1, 3, hand_graph());
+  run.set_biases(0.05f);
+  Matrix in = random_matrix(5, 4, 7);
+  check_input_gradient(run, in, r);
 }
 
 TEST_CASE("GCN stage without bias", "[layers][gcn]") {

@@ -6,7 +6,7 @@ namespace strata {
 namespace {
 using namespace test;
 
-constexpr ModelKind kModels[] = {ModelKind::kGcn, ModelKind::kGcnii};
+constexpr ModelKind kModels[] = {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage};
 
 ModelConfig config_of(ModelKind kind, int in, float dropout) {
   ModelConfig c{in, 6, 3, 3, dropout, true, 5};
@@ -16,9 +16,9 @@ ModelConfig config_of(ModelKind kind, int in, float dropout) {
 
 TEST_CASE("the registry finds every model by name", "[layers][models]") {
   for (ModelKind kind : kModels) CHECK(parse_model_kind(model_kind_name(kind)) == kind);
-  CHECK(model_names() == "gcn, gcnii");
+  CHECK(model_names() == "gcn, gcnii, sage");
   CHECK_THROWS_WITH(parse_model_kind("gat"),
-                    "--model: unknown model 'gat' (available: gcn, gcnii)");
+                    "--model: unknown model 'gat' (available: gcn, gcnii, sage)");
 }
 
 TEST_CASE("stages partition the model's parameters in order", "[layers][models]") {
@@ -26,7 +26,7 @@ TEST_CASE("stages partition the model's parameters in order", "[layers][models]"
     INFO(model_kind_name(kind));
     const ModelConfig c = config_of(kind, 5, 0.0f);
     const std::vector<TensorShape> shapes = parameter_shapes(c);
-    CHECK(shapes.front().name == (kind == ModelKind::kGcn ? "conv1.weight" : "input.weight"));
+    CHECK(shapes.front().name == (kind == ModelKind::kGcnii ? "input.weight" : "conv1.weight"));
     CHECK(shapes.front().rows == 5);
     CHECK(shapes.back().cols == 3);
     std::size_t next = 0;

@@ -7,10 +7,13 @@
 #include "strata/partition/partitioner.h"
 #include "strata/partition/quality.h"
 #include "strata/plan/comm_model.h"
-#include "strata/training/modes.h"
 #include "strata/shards/shard_scatter.h"
+#include "strata/training/modes.h"
 
 namespace strata::testing {
+
+// Every registered model: each mode is tested with each.
+constexpr ModelKind kModels[] = {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage};
 
 inline Dataset graph_mode_dataset(bool sparse) {
   LoadOptions options;

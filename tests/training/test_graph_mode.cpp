@@ -4,7 +4,7 @@
 using namespace strata;
 
 TEST_CASE("graph mode on 1, 2, 3 and 4 threads trains exactly like one process") {
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii})
+  for (ModelKind model : testing::kModels)
     for (bool sparse : {false, true})
       for (int layers : {2, 3}) {
         const Dataset d = testing::graph_mode_dataset(sparse);

@@ -37,7 +37,7 @@ TEST_CASE("mpi: pipeline and hybrid mode with one chunk train exactly like one p
     const int parts = comm.size() % 2 == 0 ? 2 : 1;
     const PartitionOptions partition{.method = PartitionMethod::kMetis, .parts = parts};
     const auto part_of = hybrid_partition(d, partition);
-    for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+    for (ModelKind model : testing::kModels) {
       INFO(model_kind_name(model) << ", " << parts << " parts");
       TrainConfig config = testing::graph_mode_config(4);
       config.model = model;
@@ -61,14 +61,17 @@ TEST_CASE("mpi: pipeline and hybrid mode with one chunk train exactly like one p
 TEST_CASE("mpi graph mode on Cora and coauthor_cs, 2 and 4 layers, METIS and random") {
   MpiCommunicator comm;
   try {
-    for (const auto& [name, binarize] :
-         {std::pair{"cora", false}, std::pair{"coauthor_cs", true}}) {
+    for (const auto& [name, binarize, model] :
+         {std::tuple{"cora", false, ModelKind::kGcn}, std::tuple{"cora", false, ModelKind::kSage},
+          std::tuple{"coauthor_cs", true, ModelKind::kGcn}}) {
       const auto d = testing::real_dataset(name, binarize);
       if (!d) continue;
       for (int layers : {2, 4})
         for (auto method : {PartitionMethod::kMetis, PartitionMethod::kRandom}) {
-          INFO(name << ", " << layers << " layers, " << partition_method_name(method));
+          INFO(name << ", " << model_kind_name(model) << ", " << layers << " layers, "
+                    << partition_method_name(method));
           TrainConfig config = testing::graph_mode_config(layers);
+          config.model = model;
           config.hidden = 16;
           config.epochs = 50;
           const TrainResult reference = train_one_process(*d, config, nullptr);

@@ -8,15 +8,17 @@ using namespace strata;
 
 namespace {
 
-void check_dataset(const Dataset& d) {
+void check_dataset(const Dataset& d, ModelKind model = ModelKind::kGcn) {
   for (int layers : {2, 4}) {
     TrainConfig config = testing::graph_mode_config(layers);
+    config.model = model;
     config.hidden = 16;
     config.epochs = 50;
     const TrainResult reference = train_one_process(d, config, nullptr);
     for (auto method : {PartitionMethod::kMetis, PartitionMethod::kRandom})
       for (int p : {2, 4}) {
-        INFO(d.name << ", " << layers << " layers, " << partition_method_name(method));
+        INFO(d.name << ", " << model_kind_name(model) << ", " << layers << " layers, "
+                    << partition_method_name(method));
         const auto parts = partition_graph(d.adjacency, {method, p});
         std::vector<TrainResult> results(static_cast<std::size_t>(p));
         run_in_process(p, [&](Communicator& comm) {
@@ -35,6 +37,10 @@ void check_dataset(const Dataset& d) {
 
 TEST_CASE("graph mode on Cora equals one process for 50 epochs") {
   if (const auto d = testing::real_dataset("cora", false)) check_dataset(*d);
+}
+
+TEST_CASE("graph mode with GraphSAGE on Cora equals one process for 50 epochs") {
+  if (const auto d = testing::real_dataset("cora", false)) check_dataset(*d, ModelKind::kSage);
 }
 
 TEST_CASE("graph mode on coauthor_cs equals one process for 50 epochs") {

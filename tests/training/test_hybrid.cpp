@@ -76,7 +76,7 @@ TEST_CASE("hybrid with one stage is graph mode: same losses and bytes") {
   const Dataset d = testing::graph_mode_dataset(true);
   PipelineOptions one_chunk;
   one_chunk.chunks = 1;
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+  for (ModelKind model : testing::kModels) {
     const TrainConfig c = config_for(model);
     const auto parts = partition_graph(d.adjacency, parts_of(3));
     std::vector<TrainResult> graph(3);
@@ -95,7 +95,7 @@ TEST_CASE("hybrid with one part is pipeline mode: same losses and bytes") {
   const Dataset d = testing::graph_mode_dataset(false);
   PipelineOptions chunked;
   chunked.chunks = 3;
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+  for (ModelKind model : testing::kModels) {
     const TrainConfig c = config_for(model);
     std::vector<TrainResult> pipeline(2);
     run_in_process(2, [&](Communicator& comm) {
@@ -112,7 +112,7 @@ TEST_CASE("hybrid with one part is pipeline mode: same losses and bytes") {
 
 TEST_CASE("hybrid with one chunk is exact on 2 stages x 2 parts, bytes as predicted") {
   for (bool sparse : {false, true})
-    for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+    for (ModelKind model : testing::kModels) {
       const Dataset d = testing::graph_mode_dataset(sparse);
       const TrainConfig c = config_for(model);
       const TrainResult reference = train_one_process(d, c, nullptr);
@@ -128,7 +128,7 @@ TEST_CASE("hybrid with one chunk is exact on 2 stages x 2 parts, bytes as predic
 
 TEST_CASE("chunked hybrid: bytes as predicted, history read, close to exact training") {
   const Dataset d = testing::graph_mode_dataset(false);
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+  for (ModelKind model : testing::kModels) {
     TrainConfig c = config_for(model);
     c.epochs = 40;
     c.dropout = 0.0f;

@@ -29,7 +29,7 @@ CommVolume predicted(const Dataset& d, const TrainConfig& c, int stages) {
 }  // namespace
 
 TEST_CASE("pipeline mode with one chunk is exact on 1 to 4 stages, bytes as predicted") {
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii})
+  for (ModelKind model : testing::kModels)
     for (bool sparse : {false, true}) {
       const Dataset d = testing::graph_mode_dataset(sparse);
       TrainConfig config = testing::graph_mode_config(4);
@@ -63,7 +63,7 @@ TEST_CASE("exact warm-up epochs match one process whatever the chunk count") {
 
 TEST_CASE("chunked pipeline: bytes as predicted, history read, close to exact training") {
   const Dataset d = testing::graph_mode_dataset(false);
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+  for (ModelKind model : testing::kModels) {
     TrainConfig config = testing::graph_mode_config(4);
     config.model = model;
     config.epochs = 40;
@@ -84,8 +84,12 @@ TEST_CASE("chunked pipeline: bytes as predicted, history read, close to exact tr
           // Dropping stale gradients stays close to exact training; delaying them is
           // measured in benchmarks (it is less stable), here it only has to stay finite.
           // On this small dense graph many of Â's entries read history; gcnii feels it
-          // more (measured 1.11 x exact at 40 epochs, gcn 1.01 x).
-          const double bound = model == ModelKind::kGcn ? 1.1 : 1.3;
+          // more (measured 1.11 x exact at 40 epochs, gcn 1.01 x), sage most (1.54 x): its
+          // mean has no self-loop, so every entry it aggregates may be historical. (On Cora,
+          // 2 stages x 4 chunks, sage's test accuracy matches one process: 82.2% vs 81.6%.)
+          const double bound = model == ModelKind::kGcn    ? 1.1
+                               : model == ModelKind::kSage ? 1.6
+                                                           : 1.3;
           if (stale == StaleGrad::kDrop) CHECK(got.epochs.back().loss < bound * exact);
           CHECK(std::isfinite(got.epochs.back().loss));
           CHECK(got.epochs.back().stage_idle_s.size() == 2);
@@ -127,7 +131,7 @@ TEST_CASE(
     "chunks that share no edges: K chunks are exact, so the schedule and the stage "
     "boundary gradients are") {
   const Dataset d = without_cross_chunk_edges(testing::graph_mode_dataset(true), 4);
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii}) {
+  for (ModelKind model : testing::kModels) {
     TrainConfig config = testing::graph_mode_config(4);
     config.model = model;
     const TrainResult reference = train_one_process(d, config, nullptr);

@@ -55,6 +55,11 @@ Csr build_csr(GlobalId n, std::span<const Edge> edges, const BuildOptions& optio
 // r < adjacency.rows with column r (owned-first numbering).
 Csr gcn_normalize(const Csr& adjacency, std::span<const float> degree_plus_one);
 
+// Ā = D^-1 A over the rows of `adjacency` (the mean over each row's neighbours, no
+// self-loop; a row without neighbours stays empty). degree_plus_one[r] is row r's global
+// degree plus one, as gcn_normalize takes it.
+Csr mean_normalize(const Csr& adjacency, std::span<const float> degree_plus_one);
+
 // Global degrees plus one of an unpartitioned adjacency.
 std::vector<float> degrees_plus_one(const Csr& adjacency);
 

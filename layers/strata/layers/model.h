@@ -2,9 +2,10 @@
 // (what the plan needs: exchanged widths, stage boundaries, cost, memory) and its stage,
 // the one implementation of its layers, which serves the whole graph and a chunk alike.
 // A registry maps --model NAME to it.
-//   gcn:   dropout -> GCN conv -> ReLU -> ... -> GCN conv (Kipf & Welling; conv_stage.h)
+//   gcn:   dropout -> GCN conv -> ReLU -> ... -> GCN conv (Kipf & Welling; conv_model.h)
 //   gcnii: input linear, L GCNII convs with initial residual and identity mapping, output
 //          linear (Chen et al. 2020; gcnii_stage.h)
+//   sage:  GraphSAGE, mean aggregator and root weight (Hamilton et al. 2017; conv_model.h)
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -22,7 +23,8 @@ namespace strata {
 // Which normalisation of the adjacency A a model aggregates with (degrees are the whole
 // graph's, so every partition normalises alike).
 enum class Propagation {
-  kGcn,  // Â = D^-1/2 (A + I) D^-1/2
+  kGcn,   // Â = D^-1/2 (A + I) D^-1/2
+  kMean,  // Ā = D^-1 A: the mean over the neighbours
 };
 
 // What a model moves and costs, layer by layer (the plan's input). Layer l reads width[l]
@@ -75,7 +77,7 @@ const ModelType& model_type(ModelKind kind);
 // A registered name ("gcn"); anything else is an input error naming --model and the choices.
 ModelKind parse_model_kind(std::string_view name);
 const char* model_kind_name(ModelKind kind);
-std::string model_names();  // "gcn, gcnii"
+std::string model_names();  // "gcn, gcnii, sage"
 
 // model_type(c.kind)'s, for short.
 std::vector<TensorShape> parameter_shapes(const ModelConfig& c);

@@ -4,7 +4,7 @@
 
 namespace strata {
 
-enum class ModelKind { kGcn, kGcnii };
+enum class ModelKind { kGcn, kGcnii, kSage };
 
 struct ModelConfig {
   int in_features = 0;
@@ -12,7 +12,7 @@ struct ModelConfig {
   int classes = 0;
   int num_layers = 2;  // graph layers, >= 1 (gcnii adds its two linear layers)
   float dropout = 0.5f;
-  bool bias = true;  // gcn convs; gcnii convs have none, its linear layers always do
+  bool bias = true;  // gcn and sage convs; gcnii convs have none, its linear layers always do
   std::uint64_t seed = 0;
   ModelKind kind = ModelKind::kGcn;
   float alpha = 0.1f;   // gcnii: weight of the initial residual h0 in every conv

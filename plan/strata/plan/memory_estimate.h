@@ -36,8 +36,9 @@ MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& 
                                         DType gradient_type = DType::kFloat64);
 
 // One part of a partition as a hybrid rank holds it: its vertices, the other parts'
-// neighbours of them, the entries of its rows of Â (self-loops included), and the rows it
-// sends per halo exchange (a vertex once per other part that neighbours it).
+// neighbours of them, the entries of its rows of Â (a self-loop each included: a model
+// without them has `owned` fewer), and the rows it sends per halo exchange (a vertex once
+// per other part that neighbours it).
 struct PartSizes {
   std::int64_t owned = 0, halo = 0, entries = 0, sent = 0;
 };

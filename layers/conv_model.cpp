@@ -1,0 +1,76 @@
+#include "conv_model.h"
+
+#include <algorithm>
+
+#include "conv_stage.h"
+
+namespace strata {
+namespace {
+
+// Glorot keys of the root weights, apart from those of the layers' own weights (l).
+constexpr std::int32_t kRootKeys = 1 << 20;
+
+}  // namespace
+
+// conv l: W (Glorot keyed by l - 1), with bias b (zeros), with a root weight W_root.
+std::vector<TensorShape> ConvModel::parameters(const ModelConfig& c) const {
+  std::vector<TensorShape> shapes;
+  for (int l = 0; l < c.num_layers; ++l) {
+    const std::string conv = cat("conv", l + 1);
+    shapes.push_back({conv + ".weight", c.width(l), c.width(l + 1), l, l});
+    if (c.bias) shapes.push_back({conv + ".bias", 1, c.width(l + 1), l});
+    if (root_weight_)
+      shapes.push_back({conv + ".root_weight", c.width(l), c.width(l + 1), l, kRootKeys + l});
+  }
+  return shapes;
+}
+
+// Graph mode's product order (conv_stage.h): layer 0 passes no gradient to the features.
+ModelShape ConvModel::shape(const ModelConfig& c, const GraphSize& g) const {
+  ModelShape shape;
+  for (int l = 0; l <= c.num_layers; ++l) shape.widths.push_back(c.width(l));
+  const int weights = root_weight_ ? 2 : 1;
+  for (int l = 0; l < c.num_layers; ++l) {
+    const int a = c.width(l), b = c.width(l + 1), w = std::min(a, b);
+    shape.exchange_widths.push_back(w);
+    shape.backward_exchange.push_back(!ConvStage::aggregates_first(c, l, false) || l > 0);
+    shape.boundary_widths.push_back(b);
+    const double density = l == 0 ? g.feature_density : 1.0;
+    shape.costs.push_back(static_cast<double>(g.entries) * w +
+                          static_cast<double>(g.nodes) * a * b * density * weights);
+  }
+  for (const TensorShape& t : parameters(c)) shape.parameters += t.size();
+  return shape;
+}
+
+// Per layer P and G over the columns, Z and Y over the rows; the first layer's root
+// term and its gradient over the rows (ConvStage's constructor).
+std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
+                                     const StageRows& r) const {
+  std::int64_t floats = 0;
+  for (int l = first; l < last; ++l) {
+    const std::int64_t in = c.width(l), out = c.width(l + 1);
+    const bool after = ConvStage::aggregates_first(c, l, r.reads_history);
+    const std::int64_t exchanged = r.columns * (after ? in : out);
+    floats += exchanged + (after || l > 0 ? r.owned * in : 0) + r.owned * out +
+              (l > 0 || !after ? exchanged : 0);
+    if (root_weight_ && l == 0) floats += 2 * r.owned * out;
+  }
+  if (first > 0) floats += 2 * r.owned * c.width(first);
+  return floats + r.owned * c.width(last);
+}
+
+// The features (layer 0's input) get no gradient, and layer 0 exchanges or scatters the
+// narrower of its input and output, at most its output.
+std::int64_t ConvModel::stage_width(const ModelConfig& c, int first, int last) const {
+  std::int64_t width = 0;
+  for (int l = std::max(first, 1); l <= last; ++l)
+    width = std::max<std::int64_t>(width, c.width(l));
+  return width;
+}
+
+std::unique_ptr<Stage> ConvModel::make_stage(const StageSetup& setup, int first, int last) const {
+  return std::make_unique<ConvStage>(setup, first, last, root_weight_);
+}
+
+}  // namespace strata
