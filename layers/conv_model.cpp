@@ -43,8 +43,9 @@ ModelShape ConvModel::shape(const ModelConfig& c, const GraphSize& g) const {
   return shape;
 }
 
-// Per layer P and G over the columns, Z and Y over the rows; the first layer's root
-// term and its gradient over the rows (ConvStage's constructor).
+// Per layer P and G (the gradient accumulator, where one is kept) over the columns, Z and
+// Y over the rows; the first layer's root term and its gradient over the rows
+// (ConvStage's constructor).
 std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
                                      const StageRows& r) const {
   std::int64_t floats = 0;
@@ -52,8 +53,9 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const std::int64_t in = c.width(l), out = c.width(l + 1);
     const bool after = ConvStage::aggregates_first(c, l, r.reads_history);
     const std::int64_t exchanged = r.columns * (after ? in : out);
+    const bool accumulator = l > 0 ? !r.whole_rows_only : !after;
     floats += exchanged + (after || l > 0 ? r.owned * in : 0) + r.owned * out +
-              (l > 0 || !after ? exchanged : 0);
+              (accumulator ? exchanged : 0);
     if (root_weight_ && l == 0) floats += 2 * r.owned * out;
   }
   if (first > 0) floats += 2 * r.owned * c.width(first);

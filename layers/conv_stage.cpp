@@ -23,9 +23,10 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_wei
     const std::size_t weight = static_cast<std::size_t>(l - first) * per_layer;
     std::optional<std::size_t> root;
     if (root_weight) root = weight + 1 + bias;
+    // Layer 0 keeps dP0 when it transforms first (end_backward needs every block's).
+    kernels::Tensor g = l > 0 ? gradient_buffer(exchanged) : tensor(after ? 0 : cols, exchanged);
     layers_.push_back({l, after, weight, root, tensor(cols, exchanged),
-                       tensor(after || l > 0 ? n : 0, in), tensor(n, out),
-                       tensor(l > 0 || !after ? cols : 0, exchanged)});
+                       tensor(after || l > 0 ? n : 0, in), tensor(n, out), std::move(g)});
   }
   if (first == 0 && root_weight) {
     root_ = tensor(n, model_.width(1));
@@ -42,7 +43,8 @@ void ConvStage::begin_epoch(std::int64_t epoch, bool training) {
   epoch_ = epoch;
   training_ = training;
   for (Layer& layer : layers_)
-    if (training && layer.g.rows() > 0 && (layer.index == 0 || stale_ == StaleGrad::kDrop))
+    if (training && !whole_rows_only() && layer.g.rows() > 0 &&
+        (layer.index == 0 || stale_ == StaleGrad::kDrop))
       zero(layer.g);
   if (first_ == 0) prepare_first_layer();
 }
@@ -138,6 +140,8 @@ void ConvStage::first_layer_backward(Layer& layer, const Block& b, ConstMatrixVi
   if (layer.root) backend_.copy(grad_y, rows(root_grad_, b));
   if (layer.aggregate_first)
     backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_y, parameters_.sum(layer.weight));
+  else if (whole_rows_only())
+    graph_.transpose_multiply(b, grad_y, layer.g.view());
   else
     graph_.scatter_gradient(b, grad_y, layer.g.view());
 }

@@ -42,13 +42,14 @@ class Gcnii : public ModelType {
     return shape;
   }
 
-  // Per conv P, G over the columns and S, Y over the rows; h0; the first stage's G0 or
-  // the [h | h0] rows in and back; the last stage's q, logits and their gradient or the
-  // [h | h0] rows out and back (GcniiStage's constructor).
+  // Per conv P, G (where one is kept) over the columns and S, Y over the rows; h0; the
+  // first stage's G0 or the [h | h0] rows in and back; the last stage's q, logits and
+  // their gradient or the [h | h0] rows out and back (GcniiStage's constructor).
   std::int64_t stage_floats(const ModelConfig& c, int first, int last,
                             const StageRows& r) const override {
     const std::int64_t h = c.hidden;
-    std::int64_t floats = (2 * r.columns + 2 * r.owned) * h * (last - first);
+    const std::int64_t per_conv = (r.whole_rows_only ? 1 : 2) * r.columns + 2 * r.owned;
+    std::int64_t floats = per_conv * h * (last - first);
     floats += r.owned * h;
     floats += first == 0 ? r.owned * h : 2 * r.owned * 2 * h;
     floats += last == c.num_layers ? r.owned * (h + 2 * c.classes) : 2 * r.owned * 2 * h;

@@ -28,7 +28,7 @@ GcniiStage::GcniiStage(const StageSetup& setup, int first, int last)
   }
   for (int j = first; j < last; ++j)
     convs_.push_back({t++, j + 1, beta_of(model_.lambda, j + 1), tensor(cols, h), tensor(n, h),
-                      tensor(n, h), tensor(cols, h)});
+                      tensor(n, h), gradient_buffer(h)});
   if (last == model_.num_layers) {
     output_ = t;
     q_ = tensor(n, h);
@@ -54,7 +54,7 @@ void GcniiStage::linear_backward(std::size_t t, ConstMatrixView x, ConstMatrixVi
 void GcniiStage::begin_epoch(std::int64_t epoch, bool training) {
   epoch_ = epoch;
   training_ = training;
-  if (training && stale_ == StaleGrad::kDrop)
+  if (training && !whole_rows_only() && stale_ == StaleGrad::kDrop)
     for (Conv& conv : convs_) zero(conv.g);
   if (first_stage()) prepare_input();
 }

@@ -23,7 +23,8 @@ Stage::Stage(const StageSetup& setup, int first, int last)
       features_(setup.features),
       stale_(setup.stale),
       parameters_(setup.backend, stage_shapes(setup.model, first, last),
-                  initial_values(stage_shapes(setup.model, first, last), setup.model.seed)) {
+                  initial_values(stage_shapes(setup.model, first, last), setup.model.seed)),
+      whole_rows_only_(!graph_.chunked() && !graph_.has_halo() && stale_ == StaleGrad::kDrop) {
   STRATA_CHECK((first == 0) == (features_ != nullptr), "features belong to the stage with layer 0");
   STRATA_CHECK(features_ == nullptr ||
                    (features_->rows() == graph_.rows() && features_->cols() == model_.in_features),
@@ -42,10 +43,13 @@ Features& Stage::dropped_features() {
   return *features_;
 }
 
+kernels::Tensor Stage::gradient_buffer(std::int64_t width) const {
+  return whole_rows_only_ ? kernels::Tensor() : tensor(graph_.columns(), width);
+}
+
 void Stage::propagate_back(kernels::Tensor& g, const Block& b, ConstMatrixView grad,
                            MatrixView out) {
-  const bool whole = b.begin == 0 && b.end == graph_.rows();
-  if (whole && !graph_.has_halo() && stale_ == StaleGrad::kDrop) {
+  if (whole_rows_only_) {
     graph_.transpose_multiply(b, grad, out);
     return;
   }

@@ -68,7 +68,7 @@ void add_stage(MemoryEstimate& e, const ModelConfig& model, const StageBounds& b
   const ModelType& type = model_type(model.kind);
   const int first = bounds[stage], last = bounds[stage + 1];
   const std::int64_t cols = part.owned + part.halo;
-  const StageRows rows{part.owned, cols, chunks > 1 && !halo};
+  const StageRows rows{part.owned, cols, chunks > 1 && !halo, chunks == 1 && !halo};
   e.activations = type.stage_floats(model, first, last, rows) * kFloat;
   e.activations += scratch_bytes(type, model, first, last, part.owned, cols, part.entries, chunks);
   // Halo exchange buffers, which only grow: one send and one receive buffer for the whole

@@ -47,10 +47,12 @@ struct GraphSize {
 };
 
 // The rows of a stage's buffers: those it computes, and those its aggregation reads (its
-// rows, then the halo); chunked without a halo, layers read history.
+// rows, then the halo); chunked without a halo, layers read history; one block of every
+// row without a halo needs no gradient accumulators (stage.h, whole_rows_only).
 struct StageRows {
   std::int64_t owned = 0, columns = 0;
   bool reads_history = false;
+  bool whole_rows_only = false;
 };
 
 class ModelType {

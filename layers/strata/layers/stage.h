@@ -74,6 +74,12 @@ class Stage {
   // edges read from history. One block of every row without a halo, dropping stale
   // gradients, multiplies straight into out.
   void propagate_back(kernels::Tensor& g, const Block& b, ConstMatrixView grad, MatrixView out);
+  // Whether every block is one block of every row, without a halo, dropping stale
+  // gradients: then a layer's gradient needs no full-size accumulator (propagate_back
+  // multiplies straight into its output), and nothing needs zeroing between epochs.
+  bool whole_rows_only() const { return whole_rows_only_; }
+  // The accumulator g of a layer that reads `width` columns: none when whole_rows_only().
+  kernels::Tensor gradient_buffer(std::int64_t width) const;
   // out = g[b], and (delaying stale gradients) g[b] restarts at zero.
   void take_gradient(kernels::Tensor& g, const Block& b, MatrixView out) const;
   void zero(kernels::Tensor& t) const;
@@ -94,6 +100,7 @@ class Stage {
   bool training_ = false;
 
  private:
+  bool whole_rows_only_;
   std::vector<kernels::Buffer> scratch_;
 };
 
