@@ -29,6 +29,11 @@ nlohmann::json epoch_json(const EpochRecord& m) {
     j["stage_idle_s"] = m.stage_idle_s;
     j["history_fraction"] = m.history_fraction;
   }
+  if (!m.layer_error.empty()) {
+    j["gradient_cosine"] = m.gradient_cosine;
+    j["exact_loss"] = m.exact_loss;
+    j["layer_error"] = m.layer_error;
+  }
   return j;
 }
 

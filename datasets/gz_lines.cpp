@@ -49,6 +49,21 @@ void GzLines::refill() {
     start_read();
 }
 
+bool GzLines::only_blank_left() {
+  std::size_t offset = 0;  // past begin_, which refill() moves
+  while (true) {
+    for (; begin_ + offset < end_; ++offset) {
+      const char c = buffer_[begin_ + offset];
+      if (c != '\n' && c != '\r') return false;
+    }
+    if (eof_) {
+      begin_ = end_;
+      return true;
+    }
+    refill();
+  }
+}
+
 bool GzLines::next(std::string_view& line) {
   while (true) {
     const char* start = buffer_.data() + begin_;
@@ -58,6 +73,7 @@ bool GzLines::next(std::string_view& line) {
       std::size_t length = static_cast<std::size_t>(stop - start);
       begin_ += length + (newline ? 1 : 0);
       if (length > 0 && start[length - 1] == '\r') --length;
+      if (length == 0 && only_blank_left()) return false;
       line = std::string_view(start, length);
       ++line_number_;
       return true;

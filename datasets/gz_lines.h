@@ -21,7 +21,9 @@ class GzLines {
   GzLines(const GzLines&) = delete;
   GzLines& operator=(const GzLines&) = delete;
 
-  // The next line without its newline; false at end of file.
+  // The next line without its newline; false at end of file. Blank lines that end the file
+  // (a newline too many) are not lines, as pandas reads them; a blank line with a line
+  // after it is returned empty, for the caller to name.
   bool next(std::string_view& line);
   std::int64_t line_number() const { return line_number_; }
   const std::string& path() const { return path_; }
@@ -33,7 +35,8 @@ class GzLines {
 
  private:
   void refill();
-  void start_read();  // decompresses the next chunk on another thread
+  bool only_blank_left();  // peeks: newlines and carriage returns up to the end
+  void start_read();       // decompresses the next chunk on another thread
 
   std::string path_;
   gzFile file_ = nullptr;

@@ -56,6 +56,7 @@ PipelineOptions to_pipeline_options(const Config::Pipeline& p) {
   o.warmup_epochs = p.warmup_epochs;
   o.alternate_order = p.alternate_order;
   o.smoothing = p.smoothing;
+  o.diagnose = p.diagnose;
   return o;
 }
 
@@ -91,10 +92,14 @@ PartitionOptions to_partition_options(const Config::Partition& p, int parts, std
 }
 
 EpochRecord to_record(const EpochMetrics& m) {
-  return {
-      m.epoch,       m.loss,   m.train_acc,  m.val_acc,         m.test_acc,     m.epoch_s,
-      m.compute_s,   m.comm_s, m.comm_bytes, m.stage_compute_s, m.stage_idle_s, m.history_fraction,
-      m.step_skipped};
+  return {m.epoch,        m.loss,
+          m.train_acc,    m.val_acc,
+          m.test_acc,     m.epoch_s,
+          m.compute_s,    m.comm_s,
+          m.comm_bytes,   m.stage_compute_s,
+          m.stage_idle_s, m.history_fraction,
+          m.step_skipped, m.gradient_cosine,
+          m.exact_loss,   m.layer_error};
 }
 
 GraphSummary summarize(const Dataset& d) {

@@ -4,11 +4,11 @@
 
 #include "conversions.h"
 #include "device_run.h"
+#include "strata/comm/agreed.h"
 #include "strata/core/memory.h"
 #include "strata/core/timer.h"
-#include "strata/comm/agreed.h"
-#include "strata/training/modes.h"
 #include "strata/store/weights_file.h"
+#include "strata/training/modes.h"
 #include "trainer_state.h"
 #include "workers_impl.h"
 

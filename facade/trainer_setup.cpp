@@ -4,10 +4,10 @@
 #include "device_run.h"
 #include "graph_input.h"
 #include "spans_input.h"
-#include "strata/core/memory.h"
 #include "strata/comm/agreed.h"
-#include "strata/training/modes.h"
+#include "strata/core/memory.h"
 #include "strata/shards/shard_scatter.h"
+#include "strata/training/modes.h"
 #include "strata/training/training_common.h"
 #include "trainer_state.h"
 

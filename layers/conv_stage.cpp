@@ -192,6 +192,12 @@ std::vector<kernels::Tensor*> ConvStage::history_buffers() {
   return buffers;
 }
 
+std::vector<const kernels::Tensor*> ConvStage::layer_outputs() const {
+  std::vector<const kernels::Tensor*> outputs;
+  for (const Layer& layer : layers_) outputs.push_back(&layer.y);
+  return outputs;
+}
+
 std::vector<kernels::Tensor*> ConvStage::carried_buffers() {
   std::vector<kernels::Tensor*> buffers = history_buffers();
   if (stale_ == StaleGrad::kDelay)

@@ -33,6 +33,7 @@ class ConvStage : public Stage {
 
   std::vector<kernels::Tensor*> history_buffers() override;
   std::vector<kernels::Tensor*> carried_buffers() override;
+  std::vector<const kernels::Tensor*> layer_outputs() const override;
 
  private:
   struct Layer {

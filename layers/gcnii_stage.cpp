@@ -54,8 +54,9 @@ void GcniiStage::linear_backward(std::size_t t, ConstMatrixView x, ConstMatrixVi
 void GcniiStage::begin_epoch(std::int64_t epoch, bool training) {
   epoch_ = epoch;
   training_ = training;
-  if (training && !whole_rows_only() && stale_ == StaleGrad::kDrop)
-    for (Conv& conv : convs_) zero(conv.g);
+  if (training && !whole_rows_only())
+    for (Conv& conv : convs_)
+      if (stale_ == StaleGrad::kDrop || conv.layer == 1) zero(conv.g);
   if (first_stage()) prepare_input();
 }
 
@@ -160,19 +161,42 @@ void GcniiStage::backward_conv(Conv& conv, const Block& b, MatrixView grad_h, Ma
   backend_.axpy(model_.alpha, grad_z, grad_h0);
   backend_.scale(grad_z, 1.0f - model_.alpha);
   backend_.gemm_tn_accumulate(conv.beta, rows(conv.s, b), grad_h, parameters_.sum(conv.weight));
+  if (conv.layer == 1 && defers_first_conv()) {
+    graph_.scatter_gradient(b, grad_z, conv.g.view());
+    return;
+  }
   propagate_back(conv.g, b, grad_z, grad_h);
   drop(grad_h, b, conv.layer);
 }
 
-// h0 is conv 1's input and every conv's residual: its gradient is the sum of both.
+// h0 is conv 1's input and every conv's residual: its gradient is the sum of both. With
+// conv 1 deferred, b's rows keep the residuals' share until end_backward adds conv 1's.
 void GcniiStage::finish_input(const Block& b, MatrixView grad_h, ConstMatrixView grad_h0) {
+  if (defers_first_conv()) {
+    backend_.copy(grad_h0, rows(g0_, b));
+    return;
+  }
   backend_.axpy(1.0f, grad_h0, grad_h);
   backend_.relu_backward(rows(h0_, b), grad_h, grad_h);
   backend_.copy(grad_h, rows(g0_, b));
 }
 
+// Conv 1 reads P = dropout(h0), computed for every row before any block runs, so no block
+// reads it from history: d loss / d P is whole only once every block has scattered, the
+// blocks that ran before b as much as those after it.
+void GcniiStage::finish_first_conv() {
+  Conv& conv1 = convs_.front();
+  const Block every = graph_.every_row();
+  graph_.exchange_gradient(every, conv1.g.view());
+  const MatrixView grad_p = rows(conv1.g, every);
+  drop(grad_p, every, conv1.layer);
+  backend_.axpy(1.0f, grad_p, g0_.view());
+  backend_.relu_backward(h0_.view(), g0_.view(), g0_.view());
+}
+
 void GcniiStage::end_backward() {
   if (!first_stage()) return;
+  if (defers_first_conv()) finish_first_conv();
   features_->accumulate_transposed(g0_.view(), parameters_.sum(*input_));
   backend_.column_sums_accumulate(g0_.view(), parameters_.sum(*input_ + 1));
 }
@@ -185,11 +209,17 @@ std::vector<kernels::Tensor*> GcniiStage::history_buffers() {
   return buffers;
 }
 
+std::vector<const kernels::Tensor*> GcniiStage::layer_outputs() const {
+  std::vector<const kernels::Tensor*> outputs;
+  for (const Conv& conv : convs_) outputs.push_back(&conv.y);
+  return outputs;
+}
+
 std::vector<kernels::Tensor*> GcniiStage::carried_buffers() {
   std::vector<kernels::Tensor*> buffers = history_buffers();
   if (stale_ == StaleGrad::kDelay)
     for (Conv& conv : convs_)
-      if (conv.g.rows() > 0) buffers.push_back(&conv.g);
+      if (conv.layer > 1 && conv.g.rows() > 0) buffers.push_back(&conv.g);
   return buffers;
 }
 

@@ -33,6 +33,7 @@ class GcniiStage : public Stage {
 
   std::vector<kernels::Tensor*> history_buffers() override;
   std::vector<kernels::Tensor*> carried_buffers() override;
+  std::vector<const kernels::Tensor*> layer_outputs() const override;
 
  private:
   struct Conv {
@@ -48,6 +49,9 @@ class GcniiStage : public Stage {
   void forward_output(const Block& b, ConstMatrixView h);
   void backward_conv(Conv& conv, const Block& b, MatrixView grad_h, MatrixView grad_h0);
   void finish_input(const Block& b, MatrixView grad_h, ConstMatrixView grad_h0);
+  // Whether conv 1's gradient waits for every block (chunked), and that wait's end.
+  bool defers_first_conv() const { return first_stage() && !whole_rows_only(); }
+  void finish_first_conv();
   // y = x W + b for the linear layer whose W is tensor t (b is t + 1); dW, db += its grads.
   void linear(std::size_t t, ConstMatrixView x, MatrixView y) const;
   void linear_backward(std::size_t t, ConstMatrixView x, ConstMatrixView grad_y);

@@ -160,6 +160,7 @@ TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainCon
                          std::span<const std::int32_t> part_of, const EpochCallback& on_epoch,
                          const Device& device) {
   validate_train_config(config);
+  STRATA_REQUIRE(!options.diagnose, "--diagnose is for mode pipeline (one part), not hybrid");
   const int parts = partition.parts;
   const int stages = hybrid_stages(comm, parts, config.layers);
   validate_pipeline_options(options, stages, config.layers);

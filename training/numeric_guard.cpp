@@ -3,8 +3,8 @@
 #include <cmath>
 #include <optional>
 
-#include "strata/core/error.h"
 #include "strata/comm/agreed.h"
+#include "strata/core/error.h"
 
 namespace strata {
 namespace {

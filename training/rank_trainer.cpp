@@ -97,6 +97,14 @@ double RankTrainer::train_passes(std::int64_t epoch, const std::vector<Block>& b
     step.nonfinite_output_layer = output_layer_;
   backward_pass(passes(), *stage_, blocks, order);
   reduce_gradients();
+  if (setup_.options.diagnose) {
+    const StagePasses pipe = passes();
+    diagnosis_ = compare_with_exact(
+        *stage_, backend_,
+        {pipe, whole_, setup_.bounds[grid_.stage()], setup_.model.num_layers,
+         [this](const Block& b) { return chunk_loss(b); }, [this] { reduce_gradients(); }},
+        epoch);
+  }
   skipped = !step_is_finite(grid_.job(), setup_.config.on_nan, epoch, step, parameters);
   if (!skipped) optimizer_.step(parameters);
   return step.loss;
@@ -120,6 +128,7 @@ EpochMetrics RankTrainer::epoch(std::int64_t epoch) {
       reduce_epoch_metrics(grid_.job(), epoch, sums, label_counts(last_stage(), labels_), step_s,
                            idle_s, before, grid_.counters());
   if (setup_.mode == ParallelMode::kLocal) m.comm_bytes.clear();  // one process sends nothing
+  if (setup_.options.diagnose) report_diagnosis(grid_.job(), diagnosis_, m);
   if (pipelined()) {
     add_stage_times(grid_.job(), grid_.stages(), m, std::max(0.0, step_s - idle_s), idle_s);
     m.history_fraction = history_fraction(layout_, exact, order);

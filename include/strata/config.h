@@ -77,6 +77,9 @@ struct Config {
     int warmup_epochs = 0;            ///< exact (one-chunk) epochs before chunking starts
     bool alternate_order = false;     ///< reverse the chunk order on odd epochs
     float smoothing = 0.0f;           ///< history = s * previous + (1 - s) * fresh, in [0, 1)
+    /// Pipeline mode: also take every step exactly and report how far the chunked one is
+    /// (EpochRecord::gradient_cosine, layer_error); about doubles an epoch's time.
+    bool diagnose = false;
   } pipeline;
 
   /// Hybrid mode: the graph is split into `parts` parts with Config::Partition, and the

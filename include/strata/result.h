@@ -24,6 +24,12 @@ struct EpochRecord {
   double history_fraction = 0;
   /// Config::Optimizer::on_nan "skip-step": this step met NaN or inf and was not applied.
   bool step_skipped = false;
+  /// Config::Pipeline::diagnose: the same step taken exactly (one chunk, the same weights
+  /// and dropout masks) against the chunked one: the cosine between their gradients, the
+  /// exact step's loss, and per graph layer |Y_chunked - Y_exact| / |Y_exact|.
+  double gradient_cosine = 0;
+  double exact_loss = 0;
+  std::vector<double> layer_error;
 };
 
 /// The whole graph, as loaded.

@@ -52,3 +52,20 @@ TEST_CASE("preprocess: binarize then row-normalize", "[ogb]") {
   const Dataset raw = load_dataset(dir.string(), options);
   CHECK(raw.features.at(0, 1) == Approx(0.75));
 }
+
+TEST_CASE("ogb: blank lines that end a file are no lines; one in the middle is named", "[ogb]") {
+  const auto dir = small_ogb("blank_tail");
+  const Dataset plain = load_ogb(dir.string(), {});
+  write_gz(dir / "raw/edge.csv.gz", "0,1\n1,2\n2,3\n3,3\n\n");
+  write_gz(dir / "raw/node-feat.csv.gz", "1.0,3.0\n0.0,0.0\n0.5,0.25\n2,2\n\r\n\n");
+  write_gz(dir / "raw/node-label.csv.gz", "0\n1\n1\n0\n\n\n");
+  write_gz(dir / "split/s/test.csv.gz", "3\n\n");
+  const Dataset tailed = load_ogb(dir.string(), {});
+  CHECK(tailed.adjacency.offsets == plain.adjacency.offsets);
+  CHECK(tailed.adjacency.indices == plain.adjacency.indices);
+  CHECK(tailed.features == plain.features);
+  CHECK(tailed.labels == plain.labels);
+  CHECK(tailed.test_mask == plain.test_mask);
+  write_gz(dir / "raw/node-label.csv.gz", "0\n1\n\n1\n0\n");
+  CHECK_THAT(error_of([&] { load_ogb(dir.string(), {}); }), Catch::Contains("node-label.csv.gz:3"));
+}

@@ -6,9 +6,9 @@
 #include <fstream>
 
 #include "graph_mode_checks.h"
+#include "strata/comm/agreed.h"
 #include "strata/comm/in_process_communicator.h"
 #include "strata/layers/model.h"
-#include "strata/comm/agreed.h"
 #include "strata/training/modes.h"
 
 using namespace strata;

@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "graph_mode_checks.h"
-#include "strata/comm/in_process_communicator.h"
 #include "strata/comm/agreed.h"
+#include "strata/comm/in_process_communicator.h"
 #include "strata/training/modes.h"
 #include "strata/training/numeric_guard.h"
 

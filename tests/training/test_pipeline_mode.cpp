@@ -217,3 +217,35 @@ TEST_CASE("the layout's history fraction counts the entries that read later chun
   CHECK(layout.later_entry_fraction == Approx(static_cast<double>(later) / nnz));
   CHECK(layout.earlier_entry_fraction == Approx(static_cast<double>(earlier) / nnz));
 }
+
+TEST_CASE("the diagnosis compares each chunked step with the exact one and changes nothing") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  for (ModelKind model : testing::kModels)
+    for (StaleGrad stale : {StaleGrad::kDrop, StaleGrad::kDelay}) {
+      INFO(model_kind_name(model) << (stale == StaleGrad::kDelay ? ", delay" : ", drop"));
+      TrainConfig config = testing::graph_mode_config(4);
+      config.model = model;
+      PipelineOptions options;
+      options.chunks = 4;
+      options.stale_grad = stale;
+      const TrainResult plain = run_pipeline(2, d, config, options)[0];
+      options.diagnose = true;
+      const TrainResult diagnosed = run_pipeline(2, d, config, options)[0];
+      CHECK(diagnosed.weights == plain.weights);
+      for (std::size_t e = 0; e < plain.epochs.size(); ++e) {
+        const EpochMetrics& m = diagnosed.epochs[e];
+        CHECK(m.loss == plain.epochs[e].loss);
+        CHECK(m.gradient_cosine > 0.5);
+        CHECK(m.gradient_cosine < 1.0);  // the history moved the gradient
+        REQUIRE(m.layer_error.size() == 4);
+        CHECK(m.layer_error[0] == 0.0);  // layer 0 reads the static features
+        CHECK(m.layer_error[3] > 0.0);
+      }
+      options.chunks = 1;  // exact: nothing to tell apart
+      const TrainResult exact = run_pipeline(2, d, config, options)[0];
+      for (const EpochMetrics& m : exact.epochs) {
+        CHECK(m.gradient_cosine == Approx(1.0).margin(1e-6));
+        for (double error : m.layer_error) CHECK(error == Approx(0.0).margin(1e-6));
+      }
+    }
+}

@@ -61,6 +61,8 @@ class Stage {
   // the gradients carried over (a checkpoint saves these).
   virtual std::vector<kernels::Tensor*> history_buffers() = 0;
   virtual std::vector<kernels::Tensor*> carried_buffers() = 0;
+  // Each of the stage's graph layers' output rows after the last forward, in layer order.
+  virtual std::vector<const kernels::Tensor*> layer_outputs() const = 0;
 
  protected:
   bool dropping() const { return training_ && model_.dropout > 0.0f; }

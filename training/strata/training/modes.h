@@ -19,13 +19,13 @@
 #include "strata/comm/communicator.h"
 #include "strata/datasets/dataset.h"
 #include "strata/partition/partitioner.h"
-#include "strata/store/checkpoint.h"
 #include "strata/plan/memory_estimate.h"
+#include "strata/plan/stage_split.h"
+#include "strata/shards/shard.h"
+#include "strata/store/checkpoint.h"
 #include "strata/training/rank_grid.h"
 #include "strata/training/rank_trainer.h"
 #include "strata/training/row_layout.h"
-#include "strata/shards/shard.h"
-#include "strata/plan/stage_split.h"
 #include "strata/training/train_config.h"
 
 namespace strata {

@@ -13,12 +13,13 @@
 #include "strata/datasets/feature_matrix.h"
 #include "strata/layers/adam.h"
 #include "strata/layers/stage.h"
+#include "strata/plan/stage_split.h"
 #include "strata/training/block_rows.h"
+#include "strata/training/diagnosis.h"
 #include "strata/training/rank_grid.h"
 #include "strata/training/rank_state.h"
 #include "strata/training/stage_halo.h"
 #include "strata/training/stage_passes.h"
-#include "strata/plan/stage_split.h"
 #include "strata/training/train_config.h"
 #include "strata/training/training_loop.h"
 
@@ -89,6 +90,7 @@ class RankTrainer : public EpochTrainer {
   double train_count_ = 0;
   std::vector<std::int64_t> stage_tensors_;  // parameter tensors of each stage
   int output_layer_ = 0;                     // the layer whose output this stage sends
+  Diagnosis diagnosis_;                      // --diagnose: this epoch's, this stage's share
 };
 
 }  // namespace strata

@@ -48,6 +48,8 @@ struct PipelineOptions {
   // History smoothing: after each epoch's evaluation pass refreshes the history, it
   // becomes smoothing * previous history + (1 - smoothing) * fresh rows. 0: off.
   float smoothing = 0.0f;
+  // Compare every chunked step with the exact one (diagnosis.h); mode pipeline only.
+  bool diagnose = false;
 };
 
 struct EpochMetrics {
@@ -66,6 +68,11 @@ struct EpochMetrics {
   // training step, and the fraction of Â's entries read from history this epoch.
   std::vector<double> stage_compute_s, stage_idle_s;
   double history_fraction = 0;
+  // --diagnose: the cosine between the chunked and the exact gradient, the exact step's
+  // loss, and each graph layer's output error |Y_chunked - Y_exact| / |Y_exact|.
+  double gradient_cosine = 0;
+  double exact_loss = 0;
+  std::vector<double> layer_error;
   // --on-nan skip-step: the step met NaN or inf and the weights were left unchanged.
   bool step_skipped = false;
 };
