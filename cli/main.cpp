@@ -70,6 +70,9 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_option("--stale-grad", p.stale_grad, "pipeline: drop | delay");
   cmd->add_option("--warmup", p.warmup_epochs, "pipeline: exact (one-chunk) epochs first");
   cmd->add_flag("--alternate-order", p.alternate_order, "pipeline: reverse chunks on odd epochs");
+  cmd->add_option("--stale-weight", p.stale_weight,
+                  "pipeline, --stale-grad delay: share of last epoch's stale gradient added "
+                  "(default 1)");
   cmd->add_flag("--diagnose", p.diagnose,
                 "pipeline: also take each step exactly and report the gradient's cosine and "
                 "each layer's error against it (metrics file)");

@@ -53,6 +53,7 @@ PipelineOptions to_pipeline_options(const Config::Pipeline& p) {
   o.chunking = parse_partition_method(p.chunking);
   if (!p.layer_split.empty()) o.layer_split = parse_layer_split(p.layer_split);
   o.stale_grad = parse_stale_grad(p.stale_grad);
+  o.stale_weight = p.stale_weight;
   o.warmup_epochs = p.warmup_epochs;
   o.alternate_order = p.alternate_order;
   o.smoothing = p.smoothing;

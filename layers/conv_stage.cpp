@@ -42,10 +42,13 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_wei
 void ConvStage::begin_epoch(std::int64_t epoch, bool training) {
   epoch_ = epoch;
   training_ = training;
-  for (Layer& layer : layers_)
-    if (training && !whole_rows_only() && layer.g.rows() > 0 &&
-        (layer.index == 0 || stale_ == StaleGrad::kDrop))
+  for (Layer& layer : layers_) {
+    if (!training || whole_rows_only() || layer.g.rows() == 0) continue;
+    if (layer.index == 0 || stale_ == StaleGrad::kDrop)
       zero(layer.g);
+    else
+      carry_stale(layer.g);
+  }
   if (first_ == 0) prepare_first_layer();
 }
 

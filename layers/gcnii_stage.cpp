@@ -55,8 +55,12 @@ void GcniiStage::begin_epoch(std::int64_t epoch, bool training) {
   epoch_ = epoch;
   training_ = training;
   if (training && !whole_rows_only())
-    for (Conv& conv : convs_)
-      if (stale_ == StaleGrad::kDrop || conv.layer == 1) zero(conv.g);
+    for (Conv& conv : convs_) {
+      if (stale_ == StaleGrad::kDrop || conv.layer == 1)
+        zero(conv.g);
+      else
+        carry_stale(conv.g);
+    }
   if (first_stage()) prepare_input();
 }
 

@@ -22,6 +22,7 @@ Stage::Stage(const StageSetup& setup, int first, int last)
       graph_(setup.graph),
       features_(setup.features),
       stale_(setup.stale),
+      stale_weight_(setup.stale_weight),
       parameters_(setup.backend, stage_shapes(setup.model, first, last),
                   initial_values(stage_shapes(setup.model, first, last), setup.model.seed)),
       whole_rows_only_(!graph_.chunked() && !graph_.has_halo() && stale_ == StaleGrad::kDrop) {
@@ -65,6 +66,11 @@ void Stage::take_gradient(kernels::Tensor& g, const Block& b, MatrixView out) co
   const MatrixView block = rows(g, b);
   backend_.copy(block, out);
   if (stale_ == StaleGrad::kDelay) zero(block);
+}
+
+void Stage::carry_stale(kernels::Tensor& g) const {
+  if (stale_ == StaleGrad::kDelay && stale_weight_ != 1.0f && g.size() > 0)
+    backend_.scale(g.view(), stale_weight_);
 }
 
 void Stage::zero(kernels::Tensor& t) const {

@@ -36,6 +36,7 @@ RunKey pipeline_run_key(const char* mode, int ranks, const Dataset& d, const Tra
                          {"chunks", cat(o.chunks)},
                          {"chunking", partition_method_name(o.chunking)},
                          {"stale_grad", o.stale_grad == StaleGrad::kDelay ? "delay" : "drop"},
+                         {"stale_weight", cat(o.stale_weight)},
                          {"warmup", cat(o.warmup_epochs)},
                          {"alternate_order", cat(o.alternate_order)},
                          {"smoothing", cat(o.smoothing)}});
@@ -187,6 +188,8 @@ void validate_pipeline_options(const PipelineOptions& o, int stages, int layers)
   STRATA_REQUIRE(o.smoothing >= 0.0f && o.smoothing < 1.0f, "--smoothing must be in [0, 1), got ",
                  o.smoothing);
   STRATA_REQUIRE(o.warmup_epochs >= 0, "--warmup must not be negative, got ", o.warmup_epochs);
+  STRATA_REQUIRE(o.stale_weight >= 0.0f && o.stale_weight <= 1.0f,
+                 "--stale-weight must be in [0, 1], got ", o.stale_weight);
   STRATA_REQUIRE(stages <= layers, "pipeline mode with ", stages, " stages needs at least ", stages,
                  " layers, the model has ", layers);
   STRATA_REQUIRE(o.chunking != PartitionMethod::kRandom,

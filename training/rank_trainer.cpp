@@ -36,7 +36,7 @@ RankTrainer::RankTrainer(RankGrid& grid, const kernels::Backend& backend, RankDa
       labels_(std::move(data.labels)),
       labels_on_backend_(backend, labels_),
       stage_(make_stage({backend, setup.model, rows_, features_ ? &*features_ : nullptr,
-                         setup.options.stale_grad},
+                         setup.options.stale_grad, setup.options.stale_weight},
                         setup.bounds[grid.stage()], setup.bounds[grid.stage() + 1])),
       optimizer_(backend, stage_->parameters().count(), adam_config_for(setup.config)),
       train_count_(labels_.counts[0]) {

@@ -99,6 +99,31 @@ TEST_CASE("chunked pipeline: bytes as predicted, history read, close to exact tr
   }
 }
 
+TEST_CASE("the stale-gradient weight runs from dropping (0) to delaying all of it (1)") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  for (ModelKind model : testing::kModels) {
+    INFO(model_kind_name(model));
+    TrainConfig config = testing::graph_mode_config(4);
+    config.model = model;
+    config.epochs = 6;
+    PipelineOptions options;
+    options.chunks = 5;
+    const TrainResult dropped = run_pipeline(2, d, config, options)[0];
+    options.stale_grad = StaleGrad::kDelay;
+    const TrainResult delayed = run_pipeline(2, d, config, options)[0];
+    options.stale_weight = 0.0f;
+    const TrainResult none = run_pipeline(2, d, config, options)[0];
+    options.stale_weight = 0.5f;
+    const TrainResult half = run_pipeline(2, d, config, options)[0];
+    CHECK(none.weights == dropped.weights);
+    CHECK(half.weights != dropped.weights);
+    CHECK(half.weights != delayed.weights);
+    for (std::size_t e = 0; e < none.epochs.size(); ++e)
+      CHECK(none.epochs[e].loss == dropped.epochs[e].loss);
+    CHECK(std::isfinite(half.epochs.back().loss));
+  }
+}
+
 TEST_CASE("pipeline options are checked before any work") {
   const Dataset d = testing::graph_mode_dataset(false);
   TrainConfig config = testing::graph_mode_config(2);
@@ -106,6 +131,9 @@ TEST_CASE("pipeline options are checked before any work") {
   CHECK_THROWS_WITH(run_pipeline(3, d, config, options), Catch::Contains("needs at least 3"));
   options.layer_split = {1, 2};
   CHECK_THROWS_WITH(run_pipeline(2, d, config, options), Catch::Contains("sums to 3"));
+  options.layer_split.clear();
+  options.stale_weight = 1.5f;
+  CHECK_THROWS_WITH(run_pipeline(2, d, config, options), Catch::Contains("--stale-weight"));
 }
 
 namespace {

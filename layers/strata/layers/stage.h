@@ -29,6 +29,8 @@ struct StageSetup {
   BlockGraph& graph;
   Features* features = nullptr;  // the stage holding layer 0 only: row r is graph row r
   StaleGrad stale = StaleGrad::kDrop;
+  // kDelay: the weight of last epoch's stale gradient when it is added (1: all of it).
+  float stale_weight = 1.0f;
 };
 
 class Stage {
@@ -82,6 +84,8 @@ class Stage {
   bool whole_rows_only() const { return whole_rows_only_; }
   // The accumulator g of a layer that reads `width` columns: none when whole_rows_only().
   kernels::Tensor gradient_buffer(std::int64_t width) const;
+  // Delaying stale gradients: what g carries into a training pass, scaled by the weight.
+  void carry_stale(kernels::Tensor& g) const;
   // out = g[b], and (delaying stale gradients) g[b] restarts at zero.
   void take_gradient(kernels::Tensor& g, const Block& b, MatrixView out) const;
   void zero(kernels::Tensor& t) const;
@@ -97,6 +101,7 @@ class Stage {
   BlockGraph& graph_;
   Features* features_;
   StaleGrad stale_;
+  float stale_weight_;
   Parameters parameters_;
   std::int64_t epoch_ = 0;
   bool training_ = false;

@@ -43,6 +43,7 @@ struct PipelineOptions {
   PartitionMethod chunking = PartitionMethod::kMetis;  // metis | rcm | range
   std::vector<int> layer_split;                        // layers per stage; empty: balanced by cost
   StaleGrad stale_grad = StaleGrad::kDrop;             // gradients along edges read from history
+  float stale_weight = 1.0f;     // kDelay: the share of last epoch's stale gradient added
   int warmup_epochs = 0;         // exact epochs (one chunk) before chunking starts
   bool alternate_order = false;  // run the chunks in reverse order on odd epochs
   // History smoothing: after each epoch's evaluation pass refreshes the history, it
