@@ -41,6 +41,10 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_option("--weight-decay", o.weight_decay, "L2 weight decay");
   cmd->add_option("--on-nan", o.on_nan, "NaN or inf in a step: stop | skip-step (default stop)");
   cmd->add_option("--seed", a.config.seed, "seed for init, dropout and synthetic data");
+  cmd->add_option("--threads", a.threads,
+                  "OpenMP threads per rank (default: OMP_NUM_THREADS if set, else this rank's "
+                  "share of the cores in its affinity mask)")
+      ->check(CLI::Range(1, 4096));
   cmd->add_option("--metrics", a.metrics_path, "write JSON Lines metrics to FILE");
   cmd->add_option("--load-weights", a.load_weights, "start from the weights in FILE");
   cmd->add_option("--save-weights", a.save_weights, "write the trained weights to FILE");
