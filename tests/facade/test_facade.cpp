@@ -100,10 +100,14 @@ Trained train_job(const strata::Config& c, int ranks, bool per_rank) {
   return out;
 }
 
+// The largest difference between two sets of weights, which must both hold every tensor:
+// an empty set would compare equal to anything.
 double max_difference(const std::vector<strata::Tensor>& a, const std::vector<strata::Tensor>& b) {
+  REQUIRE(!a.empty());
   REQUIRE(a.size() == b.size());
   double worst = 0;
   for (std::size_t t = 0; t < a.size(); ++t) {
+    REQUIRE(!a[t].values.empty());
     REQUIRE(a[t].name == b[t].name);
     REQUIRE(a[t].values.size() == b[t].values.size());
     for (std::size_t i = 0; i < a[t].values.size(); ++i)
