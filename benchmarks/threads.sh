@@ -43,7 +43,7 @@ builds=("after $strata")
 csv=$results/threads.csv
 mkdir -p "$results"
 {
-  echo "# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); mpirun -np 4 strata train --mode graph --dataset synthetic --epochs $epochs; median epoch after 2 warm-up epochs; $rounds rounds${STRATA_BEFORE:+; before: $STRATA_BEFORE}"
+  echo "# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); load average at start $(cut -d" " -f1-3 /proc/loadavg); mpirun -np 4 strata train --mode graph --dataset synthetic --epochs $epochs; median epoch after 2 warm-up epochs; $rounds rounds${STRATA_BEFORE:+; before: $STRATA_BEFORE}"
   echo "build,omp_num_threads,round,epoch_s,threads_line"
 } >"$csv"
 for ((r = 0; r < rounds; ++r)); do
