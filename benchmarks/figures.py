@@ -410,6 +410,12 @@ def fig_pipeline_accuracy__techniques():
     return "; ".join(parts)
 
 
+def fig_pipeline_accuracy__amazon_best_epochs():
+    epochs = [int(r["best_epoch"]) for r in table("pipeline_accuracy.csv").rows
+              if r["dataset"] == "amazon_computers" and r["variant"].startswith("pipeline")]
+    return f"{min(epochs)}-{max(epochs)}"
+
+
 def fig_hybrid_accuracy__source():
     return table("hybrid_accuracy.csv").source()
 
@@ -558,6 +564,17 @@ def fig_graph_mode__table():
                          both("comm_s", lambda x: f"{float(x):.3f}" if d == "physics" else f"{float(x):.2f}"),
                          both("training_bytes", mbytes), both("speedup_vs_P1_t1", lambda x: f(x, 2))])
     return markdown(["dataset", "P", "partitioner", "epoch s", "compute s", "comm wait s", "MB per epoch", "speed-up"], rows)
+
+
+def fig_graph_mode__wait():
+    t = table("graph_mode.csv")
+    share = lambda d: [float(r["comm_s"]) / float(r["epoch_s"]) for r in t.where(dataset=d) if r["P"] != "1"]
+    return (f"{span([100 * x for x in share('rmat2097152')], 0, '%')} of an R-MAT epoch and "
+            f"{span([100 * x for x in share('physics')], 0, '%')} of a physics epoch")
+
+
+def fig_graph_mode__two_ranks():
+    return span([float(r["speedup_vs_P1_t1"]) for r in table("graph_mode.csv").where(P=2)], 2, "x")
 
 
 def fig_graph_mode__balance():

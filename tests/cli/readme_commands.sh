@@ -62,6 +62,7 @@ commands() {
 gpu=0
 nvidia-smi -L >/dev/null 2>&1 && gpu=1
 ok=0 skipped=0 failed=0 mpiruns=0
+missing=()
 run() { # run COMMAND: runs it after the README's environment, counts the outcome
   local command=$1 status=0 out
   out=$(bash -euo pipefail -c "$environment
@@ -93,6 +94,15 @@ while IFS= read -r command; do
   esac
   if [[ $command == *'$STRATA_DATASETS'* && ! -d $datasets ]]; then
     echo "skip $command: the datasets are absent ($datasets)"
+    skipped=$((skipped + 1))
+    # what it would have written (a cache, shards): later commands that read it skip too
+    missing+=($(grep -oE -- '--(out|shards) [^ ]+' <<<"$command" | cut -d' ' -f2 || true))
+    continue
+  fi
+  needs=
+  for file in "${missing[@]}"; do [[ " $command " == *" $file "* ]] && needs=$file; done
+  if [[ -n $needs ]]; then
+    echo "skip $command: needs $needs, which a skipped command writes"
     skipped=$((skipped + 1))
     continue
   fi
