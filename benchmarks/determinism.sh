@@ -2,17 +2,23 @@
 # What changes a run's numbers: each configuration is trained twice (bitwise comparison of
 # the saved weights), then with another thread count and another rank count, reporting the
 # largest difference in per-epoch loss and in final test accuracy against the first run.
-# Usage: benchmarks/determinism.sh [BUILD]  (writes benchmarks/results/determinism.csv)
+# Usage: benchmarks/determinism.sh [--quick]   (--quick: 4,000 vertices, 10 epochs)
+# Environment: STRATA_BUILD (default build-bench), STRATA_RESULTS (default
+# benchmarks/results). Writes determinism.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/machine.sh
-strata=${1:-build}/bin/strata
-out=benchmarks/results/determinism.csv
+strata=${STRATA_BUILD:-build-bench}/bin/strata
+results=${STRATA_RESULTS:-benchmarks/results}
+mkdir -p "$results"
+out=$results/determinism.csv
+nodes=20000 epochs=30
+[[ ${1:-} == --quick ]] && nodes=4000 epochs=10
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-common=(--dataset synthetic --nodes 20000 --avg-degree 12 --features 64 --classes 8 --hidden 64
-  --epochs 30 --seed 3)
+common=(--dataset synthetic --nodes "$nodes" --avg-degree 12 --features 64 --classes 8 --hidden 64
+  --epochs "$epochs" --seed 3)
 
 run() {  # run NAME THREADS RANKS MODE-ARGS...: weights in $tmp/NAME.bin, metrics in NAME.jsonl
   local name=$1 threads=$2 ranks=$3
@@ -57,5 +63,5 @@ run local-t1 1 1 --mode local
 run local-t2 2 1 --mode local
 run graph-p1-t1 1 1 --mode graph
 compare "threads 1 -> 2" local-t1 local-t2
-compare "local -> graph, 1 rank" local-t1 graph-p1-t1
-compare "local -> graph, 2 ranks" local-t1 graph-p2-t1-a
+compare "local -> graph on 1 rank" local-t1 graph-p1-t1
+compare "local -> graph on 2 ranks" local-t1 graph-p2-t1-a

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # GCNII depth sweep in one process: test accuracy at the best validation epoch for 8, 16,
 # 32 and 64 layers (and a 2-layer GCN beside them) on Cora, public split, hidden 64.
-# Usage: benchmarks/gcnii_depth.sh   Environment: STRATA_BUILD, STRATA_DATASETS,
-# STRATA_RESULTS, STRATA_EPOCHS (default 200), STRATA_LAYERS (default "8 16 32 64").
+# Usage: benchmarks/gcnii_depth.sh [--quick]   (--quick: 20 epochs, 8 and 16 layers)
+# Environment: STRATA_BUILD, STRATA_DATASETS, STRATA_RESULTS, STRATA_EPOCHS (default 200),
+# STRATA_LAYERS (default "8 16 32 64").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/machine.sh
@@ -11,6 +12,10 @@ datasets=${STRATA_DATASETS:-../shared/datasets}
 results=${STRATA_RESULTS:-benchmarks/results}
 raw=$results/raw_gcnii_depth
 epochs=${STRATA_EPOCHS:-200}
+layers=${STRATA_LAYERS:-8 16 32 64}
+if [[ ${1:-} == --quick ]]; then
+  epochs=${STRATA_EPOCHS:-20} layers=${STRATA_LAYERS:-8 16}
+fi
 [[ -d $datasets/cora ]] || { echo "skipped: $datasets/cora not found" >&2; exit 0; }
 mkdir -p "$raw"
 out=$results/gcnii_depth.csv
@@ -32,4 +37,4 @@ PY
   tail -n 1 "$out" >&2
 }
 one gcn 2
-for l in ${STRATA_LAYERS:-8 16 32 64}; do one gcnii "$l"; done
+for l in $layers; do one gcnii "$l"; done

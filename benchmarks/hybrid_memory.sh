@@ -3,19 +3,26 @@
 # same 4 ranks: `strata comm-volume --memory-per-rank` predicts each stages x parts layout,
 # then pipeline (4 x 1) and hybrid (2 x 2) train 2 epochs and report each rank's peak
 # resident memory next to its estimate.
-# Usage: benchmarks/hybrid_memory.sh [BUILD] [LIMIT]  (default build, 750MB)
-# Writes benchmarks/results/hybrid_memory.csv and hybrid_memory_layouts.txt.
+# Usage: benchmarks/hybrid_memory.sh [--quick]   (--quick: 20,000 vertices, limit 250MB)
+# Environment: STRATA_BUILD (default build-bench), STRATA_RESULTS (default
+# benchmarks/results), STRATA_LIMIT (default 750MB). Writes hybrid_memory.csv and
+# hybrid_memory_layouts.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/machine.sh
-strata=${1:-build}/bin/strata
-limit=${2:-750MB}
-results=benchmarks/results
+strata=${STRATA_BUILD:-build-bench}/bin/strata
+limit=${STRATA_LIMIT:-750MB}
+nodes=100000
+if [[ ${1:-} == --quick ]]; then
+  nodes=20000 limit=${STRATA_LIMIT:-250MB}
+fi
+results=${STRATA_RESULTS:-benchmarks/results}
+mkdir -p "$results"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMP_NUM_THREADS=1
-graph=(--dataset synthetic --nodes 100000 --avg-degree 4 --layers 4 --hidden 256)
+graph=(--dataset synthetic --nodes "$nodes" --avg-degree 4 --layers 4 --hidden 256)
 
 "$strata" comm-volume "${graph[@]}" --parts 4 --chunks 4 --memory-per-rank "$limit" \
   >"$results/hybrid_memory_layouts.txt"

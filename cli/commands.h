@@ -23,6 +23,7 @@ struct TrainArgs {
   int stages = 0;  // pipeline: the rank count; hybrid: ranks / --parts (checked when given)
   std::string load_weights;  // start from these weights
   std::string save_weights;  // write the trained weights here
+  int threads = 0;  // OpenMP threads per rank; 0: OMP_NUM_THREADS, else a share of the cores
 };
 
 struct ConvertArgs {

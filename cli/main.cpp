@@ -11,73 +11,77 @@ namespace {
 using strata::cli::DatasetArgs;
 
 void add_dataset_options(CLI::App* cmd, DatasetArgs& d) {
+  cmd->option_defaults()->always_capture_default();  // --help shows every default
   cmd->add_option("--dataset", d.dataset,
                   "synthetic | rmat | OGB raw directory | FILE.strata | edge-list file");
   cmd->add_option("--split", d.load.split, "split name (default: the only or first one)");
   cmd->add_flag("--directed", d.load.directed, "keep edge directions as stored");
   cmd->add_flag("--binarize", d.load.binarize, "features x > 0 become 1");
-  cmd->add_option("--row-normalize", d.load.row_normalize, "row-normalize features (default 1)");
+  cmd->add_option("--row-normalize", d.load.row_normalize, "row-normalize features");
   cmd->add_option("--nodes", d.load.nodes, "synthetic: vertex count");
   cmd->add_option("--avg-degree", d.load.avg_degree, "synthetic: average degree");
   cmd->add_option("--features", d.load.features, "synthetic: feature width");
   cmd->add_option("--classes", d.load.classes, "synthetic: class count");
   cmd->add_option("--feature-signal", d.load.feature_signal,
-                  "synthetic: chance of a 1 in the own class's feature columns (default 0.12, "
-                  "others 0.08)");
+                  "synthetic: chance of a 1 in the own class's feature columns (others: 0.08)");
 }
 
 void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   add_dataset_options(cmd, a.data);
   auto& m = a.config.model;
   auto& o = a.config.optimizer;
-  cmd->add_option("--model", m.kind, "gcn | gcnii | sage (default gcn)");
+  cmd->add_option("--model", m.kind, "gcn | gcnii | sage");
   cmd->add_option("--layers", m.layers, "graph convolutions (gcnii adds two linear layers)");
-  cmd->add_option("--alpha", m.alpha, "gcnii: initial-residual weight (default 0.1)");
-  cmd->add_option("--lambda", m.lambda, "gcnii: identity-mapping strength (default 0.5)");
+  cmd->add_option("--alpha", m.alpha, "gcnii: initial-residual weight");
+  cmd->add_option("--lambda", m.lambda, "gcnii: identity-mapping strength");
   cmd->add_option("--hidden", m.hidden, "hidden width");
   cmd->add_option("--dropout", m.dropout, "dropout probability");
   cmd->add_option("--epochs", o.epochs, "training epochs (0: evaluate the initial weights)");
   cmd->add_option("--lr", o.lr, "Adam learning rate");
   cmd->add_option("--weight-decay", o.weight_decay, "L2 weight decay");
-  cmd->add_option("--on-nan", o.on_nan, "NaN or inf in a step: stop | skip-step (default stop)");
+  cmd->add_option("--on-nan", o.on_nan, "NaN or inf in a step: stop | skip-step");
   cmd->add_option("--seed", a.config.seed, "seed for init, dropout and synthetic data");
+  cmd->add_option("--threads", a.threads,
+                  "OpenMP threads per rank (default: OMP_NUM_THREADS if set, else this rank's "
+                  "share of the cores in its affinity mask)")
+      ->check(CLI::Range(1, 4096))
+      ->default_str("auto");
   cmd->add_option("--metrics", a.metrics_path, "write JSON Lines metrics to FILE");
   cmd->add_option("--load-weights", a.load_weights, "start from the weights in FILE");
   cmd->add_option("--save-weights", a.save_weights, "write the trained weights to FILE");
   auto& c = a.config.checkpoint;
   cmd->add_option("--checkpoint-dir", c.dir, "save training state into DIR (every rank sees it)");
   cmd->add_option("--checkpoint-every", c.every, "save after every N epochs (and after the last)");
-  cmd->add_option("--checkpoint-keep", c.keep, "complete checkpoints kept (default 2)");
+  cmd->add_option("--checkpoint-keep", c.keep, "complete checkpoints kept");
   cmd->add_flag("--resume", c.resume, "continue from the newest complete checkpoint in DIR");
-  cmd->add_option("--device", a.config.device.kind, "cpu | cuda (every mode; default cpu)");
+  cmd->add_option("--device", a.config.device.kind, "cpu | cuda (every mode)");
   cmd->add_option("--comm", a.config.device.comm,
-                  "with --device cuda: nccl | mpi (staged through host memory; default mpi)");
+                  "with --device cuda: nccl | mpi (staged through host memory)");
   cmd->add_option("--spmm", a.config.device.spmm,
                   "with --device cuda: deterministic | fastest (cuSPARSE's choice)");
   cmd->add_option("--mode", a.mode,
-                  "local | graph | pipeline | hybrid (default graph; run under mpirun)");
+                  "local | graph | pipeline | hybrid (graph, pipeline, hybrid: run under mpirun)");
   cmd->add_option("--parts", a.config.hybrid.parts,
-                  "hybrid: graph parts per stage; stages = ranks / parts (default 2)");
+                  "hybrid: graph parts per stage; stages = ranks / parts");
   cmd->add_option("--shards", a.shards, "graph: per-rank shards from `strata partition --shards`");
   cmd->add_option("--imbalance", a.config.partition.imbalance, "graph: partition imbalance");
   cmd->add_option("--partitioner", a.config.partition.method,
-                  "graph: metis | random | range | rcm (default metis)");
+                  "graph: metis | random | range | rcm");
   auto& p = a.config.pipeline;
-  cmd->add_option("--stages", a.stages, "pipeline: stages (= ranks); hybrid: ranks / parts");
-  cmd->add_option("--chunks", p.chunks, "pipeline: vertex chunks per epoch (default 4)");
+  cmd->add_option("--stages", a.stages,
+                  "pipeline: stages (= ranks); hybrid: ranks / parts (0: from the ranks)");
+  cmd->add_option("--chunks", p.chunks, "pipeline: vertex chunks per epoch");
   cmd->add_option("--chunking", p.chunking, "pipeline: metis | rcm | range");
   cmd->add_option("--layer-split", p.layer_split, "pipeline: layers per stage, e.g. 4,4,4,4");
   cmd->add_option("--stale-grad", p.stale_grad, "pipeline: drop | delay");
   cmd->add_option("--warmup", p.warmup_epochs, "pipeline: exact (one-chunk) epochs first");
   cmd->add_flag("--alternate-order", p.alternate_order, "pipeline: reverse chunks on odd epochs");
   cmd->add_option("--stale-weight", p.stale_weight,
-                  "pipeline, --stale-grad delay: share of last epoch's stale gradient added "
-                  "(default 1)");
+                  "pipeline, --stale-grad delay: share of last epoch's stale gradient added");
   cmd->add_flag("--diagnose", p.diagnose,
                 "pipeline: also take each step exactly and report the gradient's cosine and "
                 "each layer's error against it (metrics file)");
-  cmd->add_option("--smoothing", p.smoothing,
-                  "pipeline: history = s * previous + (1 - s) * fresh (default 0, off)");
+  cmd->add_option("--smoothing", p.smoothing, "pipeline: history = s * previous + (1 - s) * fresh");
 }
 
 // Names parsed after CLI11 is done, so a bad name is a strata input error.
@@ -89,12 +93,11 @@ struct PartitionNames {
 void add_partition_options(CLI::App* cmd, strata::cli::PartitionArgs& a, PartitionNames& n) {
   add_dataset_options(cmd, a.data);
   auto& r = a.request;
-  cmd->add_option("--parts", r.parts, "number of parts (default 4)");
+  cmd->add_option("--parts", r.parts, "number of parts");
   cmd->add_option("--method", r.options.method, "metis | random | range | rcm");
   cmd->add_option("--objective", n.objective, "METIS objective: cut | volume");
-  cmd->add_option("--imbalance", r.options.imbalance, "allowed vertex imbalance (default 0.03)");
-  cmd->add_option("--balance", n.balance,
-                  "METIS balances vertices, or vertices and edges (default edges)");
+  cmd->add_option("--imbalance", r.options.imbalance, "allowed vertex imbalance");
+  cmd->add_option("--balance", n.balance, "METIS balances vertices, or vertices and edges");
   cmd->add_option("--seed", r.seed, "partitioner seed");
   cmd->add_option("--in", r.in, "read a gpmetis-format partition instead of partitioning");
   cmd->add_option("--out", r.out, "write the partition in gpmetis format");
@@ -107,21 +110,20 @@ void add_partition_options(CLI::App* cmd, strata::cli::PartitionArgs& a, Partiti
 void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
   add_dataset_options(cmd, a.data);
   auto& r = a.request;
-  cmd->add_option("--parts", r.ranks, "ranks (default 4)");
+  cmd->add_option("--parts", r.ranks, "ranks");
   cmd->add_option("--layers", r.layers, "layer counts, e.g. 2,8,16,32")->delimiter(',');
-  cmd->add_option("--hidden", r.hidden, "hidden width (default 256)");
-  cmd->add_option("--model", r.model, "gcn | gcnii | sage (default gcn)");
-  cmd->add_option("--stages", r.stages, "pipeline stages (default min(parts, layers))");
+  cmd->add_option("--hidden", r.hidden, "hidden width");
+  cmd->add_option("--model", r.model, "gcn | gcnii | sage");
+  cmd->add_option("--stages", r.stages, "pipeline stages (0: min(parts, layers))");
   cmd->add_option("--method", r.methods, "partitioners to compare, e.g. metis,random")
       ->delimiter(',');
   cmd->add_option("--imbalance", r.partition.imbalance, "allowed vertex imbalance");
   cmd->add_option("--memory-per-rank", a.memory_per_rank,
                   "list every stages x parts layout of the ranks with its memory per rank and "
                   "choose the cheapest that fits, e.g. 8GiB");
-  cmd->add_option("--chunks", r.chunks, "pipeline chunks, for the memory estimate (default 4)");
+  cmd->add_option("--chunks", r.chunks, "pipeline chunks, for the memory estimate");
   cmd->add_option("--device", r.device,
-                  "cpu | cuda: gradients are all-reduced as doubles on cpu, floats on cuda "
-                  "(default cpu)");
+                  "cpu | cuda: gradients are all-reduced as doubles on cpu, floats on cuda");
   cmd->add_flag("--json", a.json, "print exact byte counts as JSON");
 }
 
@@ -133,6 +135,20 @@ void resolve_names(strata::cli::PartitionArgs& a, const PartitionNames& n) {
   require(n.balance == "edges" || n.balance == "vertices",
           "--balance must be edges or vertices, got '" + n.balance + "'");
   a.request.options.balance_edges = n.balance == "edges";
+}
+
+// With --shards the data is read from the shards, as `strata partition --shards` wrote them
+// (features already binarized or normalized there): a dataset option would be ignored.
+void check_shards_alone(const CLI::App& train, const strata::cli::TrainArgs& a) {
+  if (a.shards.empty()) return;
+  for (const char* name :
+       {"--dataset", "--split", "--directed", "--binarize", "--row-normalize", "--nodes",
+        "--avg-degree", "--features", "--classes", "--feature-signal"})
+    strata::cli::require(train.count(name) == 0,
+                         std::string(name) +
+                             " does not apply with --shards: the shards hold the "
+                             "dataset as written; give " +
+                             name + " to `strata partition --shards` instead");
 }
 
 int report(const std::exception& e, int status) {
@@ -173,7 +189,10 @@ int main(int argc, char** argv) {
   }
   try {
     train.data.load.seed = train.config.seed;  // one seed drives data, init and dropout
-    if (*train_cmd) return strata::cli::run_train(train);
+    if (*train_cmd) {
+      check_shards_alone(*train_cmd, train);
+      return strata::cli::run_train(train);
+    }
     if (*info_cmd) return strata::cli::run_info(info);
     if (*partition_cmd) {
       resolve_names(partition, names);

@@ -52,8 +52,21 @@ GraphInput graph_input(const TrainArgs& a) {
   return GraphInput::dataset(a.data.dataset, a.data.load);
 }
 
+// Printed once, before any parallel work: what each rank runs on.
+void set_threads(Workers& workers, int requested) {
+  const ThreadChoice t = set_rank_threads(workers, requested);
+  if (workers.rank() != 0) return;
+  const std::string count =
+      t.min_threads == t.max_threads
+          ? std::to_string(t.threads)
+          : std::to_string(t.min_threads) + " to " + std::to_string(t.max_threads);
+  std::printf("threads: %s per rank (%s)\n", count.c_str(), t.reason.c_str());
+  std::fflush(stdout);
+}
+
 int train_on(Workers& workers, TrainArgs a) {
   const bool lead = workers.rank() == 0;
+  set_threads(workers, a.threads);
   MetricsOutput out(lead ? a.metrics_path : std::string(), lead, a.config.checkpoint.resume);
   if (a.config.mode == Mode::kPipeline && a.stages != 0 && a.stages != workers.size())
     throw EveryRankError(ErrorKind::kInput,

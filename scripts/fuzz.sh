@@ -9,7 +9,9 @@
 # FUZZ_NICE (nice level of the fuzzers, 10). The corpus grows across runs in
 # FUZZ_BUILD/fuzz/corpus/TARGET; crashing inputs land in FUZZ_BUILD/fuzz/artifacts/TARGET
 # and the full output in FUZZ_BUILD/fuzz/logs/TARGET.log. Replay one input with
-# `STRATA_FUZZ_PRINT=1 FUZZ_BUILD/bin/fuzz_TARGET FILE`.
+# `STRATA_FUZZ_PRINT=1 FUZZ_BUILD/bin/fuzz_TARGET FILE`. FUZZ_CSV (default
+# FUZZ_BUILD/fuzz/fuzz.csv) gets one row per target, in the layout of
+# benchmarks/results/fuzz.csv (copy it there for the README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,6 +48,12 @@ fuzz_stats() {
 
 summary=()
 found_any=0
+csv=${FUZZ_CSV:-$work/fuzz.csv}
+mkdir -p "$(dirname "$csv")"
+{
+  echo "# machine: $(nproc --all) cores; commit $(git rev-parse --short HEAD); $(date -u +%F); ${seconds} s per target (FUZZ_SECONDS), nice ${FUZZ_NICE:-10}"
+  echo "target,seconds,executions,corpus,found"
+} >"$csv"
 for t in "${targets[@]}"; do
   [[ -x $build/bin/fuzz_$t ]] || { echo "fuzz: no target '$t' (one of ${all[*]})" >&2; exit 2; }
   corpus=$work/corpus/$t artifacts=$work/artifacts/$t log=$work/logs/$t.log
@@ -69,6 +77,7 @@ for t in "${targets[@]}"; do
     result+="; input: $(grep -oE "Test unit written to [^ ]+" "$log" | tail -1 | cut -d' ' -f5)"
   fi
   line=$(printf '%-15s %6ss %12s execs %6s corpus  %s' "$t" "$elapsed" "$execs" "$corpus_size" "$result")
+  echo "$t,$elapsed,$execs,$corpus_size,$([[ $rc -eq 0 ]] && echo no || echo yes)" >>"$csv"
   echo "$line"
   summary+=("$line")
 done

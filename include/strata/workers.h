@@ -59,4 +59,21 @@ class Workers {
   std::unique_ptr<Impl> impl_;
 };
 
+/// The OpenMP threads each rank of a job uses (OpenBLAS shares the pool), and why.
+struct ThreadChoice {
+  int threads = 1;      ///< this rank's
+  int min_threads = 1;  ///< the fewest and most of any rank of the job
+  int max_threads = 1;
+  int blas_threads = 0;  ///< what OpenBLAS reports it will use (0: not OpenBLAS)
+  std::string reason;    ///< e.g. "2 cores in this rank's affinity mask, shared by 4 ranks"
+};
+
+/// Sets the OpenMP (and OpenBLAS) threads of this rank; call it before any training work.
+/// `requested` > 0 wins; else OMP_NUM_THREADS, when set, is kept; else each rank takes its
+/// share of the cores in its affinity mask: for each such core, 1 / (the ranks on this host
+/// whose masks hold it; MPI_COMM_TYPE_SHARED), summed and rounded down, at least 1. Ranks
+/// that are threads of one process (Workers::run_threads) share the process's mask.
+/// Collective: every rank of `workers` calls it.
+ThreadChoice set_rank_threads(Workers& workers, int requested = 0);
+
 }  // namespace strata

@@ -113,6 +113,8 @@ if ! command -v nvidia-smi >/dev/null || ! nvidia-smi >/dev/null 2>&1; then
   expect_error "cuda pipeline without a device" "--device cuda: " \
     train --mode pipeline --device cuda --epochs 1 --nodes 300
 fi
+expect_error "a dataset option with --shards" "--binarize does not apply with --shards" \
+  train --shards "$tmp" --binarize --epochs 1
 expect_error "bad memory size" "--memory-per-rank must be a size such as 8GiB, 512MB or 4096, got '8XB'" \
   comm-volume --nodes 300 --memory-per-rank 8XB
 

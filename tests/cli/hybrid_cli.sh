@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Hybrid mode through the CLI: `comm-volume --memory-per-rank` lists every stages x parts
 # layout of the ranks and picks one, and a 4-rank 2 x 2 job trains with a stage plan and
-# a memory line per rank whose bytes match the prediction.
-set -uo pipefail
+# a memory line per rank, and counts the bytes comm-volume predicts, category by category.
+set -euo pipefail
 strata=$1
 mpirun=$2
 out=$(mktemp)
@@ -39,3 +39,22 @@ peaks=$(grep '"event":"final"' "$metrics" | grep -o '"peak_resident_bytes":\[[0-
 [[ $(grep -o '[0-9][0-9]*' <<<"$peaks" | wc -l) -eq 4 ]] || fail "final metrics peaks: '$peaks'"
 grep '"event":"final"' "$metrics" | grep -q '"estimated_bytes":\[[1-9]' || fail "no estimates"
 echo "ok   the final metrics line has 4 peaks and estimates"
+
+# Every epoch's counted bytes, category by category, equal comm-volume's 2 x 2 prediction.
+"$strata" comm-volume "${graph[@]}" --parts 4 --layers 4 --hidden 64 --json >"$out" 2>&1 ||
+  fail "comm-volume --json exited $?"
+python3 - "$out" "$metrics" <<'EOF_PY' || fail "counted bytes differ from the prediction"
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+want = [r for r in rows if r["mode"] == "hybrid" and r["stages"] == 2 and r["parts"] == 2]
+assert len(want) == 1, f"{len(want)} predicted 2 x 2 rows"
+want = want[0]
+epochs = [json.loads(l) for l in open(sys.argv[2]) if '"event":"epoch"' in l]
+assert len(epochs) == 3, f"{len(epochs)} epochs in the metrics"
+for e in epochs:
+    got = e["comm_bytes"]
+    assert set(got) == {"halo_fwd", "halo_bwd", "allreduce", "stage_fwd", "stage_bwd", "eval"}, got
+    for k, v in got.items():
+        assert v == want[k] and v > 0, f"epoch {e['epoch']}: {k} counted {v}, predicted {want[k]}"
+print(f"ok   bytes of every epoch equal the prediction ({want['training']} per training epoch)")
+EOF_PY

@@ -24,7 +24,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 TEST_CASE("real: cora statistics", "[real]") {
   const fs::path dir = fs::path(datasets_root()) / "cora";
   if (!fs::is_directory(dir)) {
-    WARN("cora not found under " << datasets_root() << " (set STRATA_DATASETS): skipping");
+    skip("cora not found under " + datasets_root() + " (set STRATA_DATASETS)");
     return;
   }
   const Dataset d = load_dataset(dir.string(), {});
@@ -40,7 +40,7 @@ TEST_CASE("real: cora statistics", "[real]") {
 TEST_CASE("real: coauthor_physics gzip vs cache timing", "[.timing]") {
   const fs::path dir = fs::path(datasets_root()) / "coauthor_physics";
   if (!fs::is_directory(dir)) {
-    WARN("coauthor_physics not found: skipping");
+    skip("coauthor_physics not found under " + datasets_root());
     return;
   }
   auto start = std::chrono::steady_clock::now();

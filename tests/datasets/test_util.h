@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include "skip.h"
 #include "strata/datasets/dataset.h"
 
 namespace strata::test {
@@ -59,8 +60,7 @@ inline std::string error_of(const std::function<void()>& f) {
 inline std::string datasets_root() {
   const char* env = std::getenv("STRATA_DATASETS");
   if (env != nullptr && *env != '\0') return env;
-  if (fs::is_directory(STRATA_DEFAULT_DATASETS)) return STRATA_DEFAULT_DATASETS;
-  return "/work/shared/datasets";
+  return STRATA_DEFAULT_DATASETS;
 }
 
 }  // namespace strata::test

@@ -27,15 +27,22 @@ check_output() {  # the example learned its easy task in both modes and read the
     awk -v a="$acc" 'BEGIN { exit !(a >= 0.9) }' || fail "$mode: test accuracy $acc < 0.9"
   done
 }
+# run_example COMMAND...: its output, checked; a non-zero exit status fails the test.
+run_example() {
+  local out status=0
+  out=$("$@" 2>&1) || status=$?
+  [ "$status" -eq 0 ] || fail "'$*' exited with status $status: $(echo "$out" | tail -n 5)"
+  check_output "$out"
+}
 cd "$work"
-check_output "$("$work/build/embed")"
+run_example "$work/build/embed"
 
 export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
 c++ $(pkg-config --cflags strata) "$src/examples/embed/main.cpp" -o embed_pc \
   $(pkg-config --libs strata) || fail "building with pkg-config failed"
-check_output "$(./embed_pc)"
+run_example ./embed_pc
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
-check_output "$(mpirun -np 2 "$work/build/embed" --mpi)"
+run_example mpirun -np 2 "$work/build/embed" --mpi
 echo "install_embed: ok"

@@ -1,5 +1,6 @@
 // The public facade, used as an embedding program uses it: this file includes only
 // <strata/strata.h> and links only strata::strata.
+#include <sched.h>
 #include <strata/strata.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 
 namespace {
 
@@ -98,10 +100,14 @@ Trained train_job(const strata::Config& c, int ranks, bool per_rank) {
   return out;
 }
 
+// The largest difference between two sets of weights, which must both hold every tensor:
+// an empty set would compare equal to anything.
 double max_difference(const std::vector<strata::Tensor>& a, const std::vector<strata::Tensor>& b) {
+  REQUIRE(!a.empty());
   REQUIRE(a.size() == b.size());
   double worst = 0;
   for (std::size_t t = 0; t < a.size(); ++t) {
+    REQUIRE(!a[t].values.empty());
     REQUIRE(a[t].name == b[t].name);
     REQUIRE(a[t].values.size() == b[t].values.size());
     for (std::size_t i = 0; i < a[t].values.size(); ++i)
@@ -303,4 +309,64 @@ TEST_CASE("Config::checkpoint: a job stopped early resumes to the uninterrupted 
           "saved checkpoint " + first.checkpoint.dir + "/epoch-00000006 (6 epochs done)");
   }
   std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+int cores_in_mask() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  REQUIRE(sched_getaffinity(0, sizeof set, &set) == 0);
+  return CPU_COUNT(&set);
+}
+
+// OMP_NUM_THREADS as the test found it, put back when the case ends.
+struct SavedOmpThreads {
+  SavedOmpThreads() {
+    if (const char* v = std::getenv("OMP_NUM_THREADS")) value = v;
+    unsetenv("OMP_NUM_THREADS");
+  }
+  ~SavedOmpThreads() {
+    if (value)
+      setenv("OMP_NUM_THREADS", value->c_str(), 1);
+    else
+      unsetenv("OMP_NUM_THREADS");
+  }
+  std::optional<std::string> value;
+};
+
+}  // namespace
+
+TEST_CASE("threads per rank: a share of the mask's cores, OMP_NUM_THREADS, or as requested") {
+  const SavedOmpThreads saved;
+  const int cores = cores_in_mask();
+  strata::Workers single = strata::Workers::single();
+  const strata::ThreadChoice alone = strata::set_rank_threads(single);
+  CHECK(alone.threads == cores);
+  CHECK(alone.min_threads == cores);
+  CHECK(alone.reason.find("shared by 1 rank on this host") != std::string::npos);
+  // OpenBLAS built with OpenMP follows omp_set_num_threads down but not back up from 1:
+  // the choice must raise it too.
+  for (int requested : {1, 3, 1, 2}) {
+    const strata::ThreadChoice t = strata::set_rank_threads(single, requested);
+    CHECK(t.threads == requested);
+    CHECK(t.reason == "--threads " + std::to_string(requested));
+    if (t.blas_threads != 0) CHECK(t.blas_threads == requested);  // 0: not OpenBLAS
+  }
+  setenv("OMP_NUM_THREADS", "1", 1);
+  CHECK(strata::set_rank_threads(single).reason == "OMP_NUM_THREADS=1");
+  unsetenv("OMP_NUM_THREADS");
+  std::mutex m;
+  std::vector<strata::ThreadChoice> ranks;
+  strata::Workers::run_threads(2, [&](strata::Workers& w) {
+    const strata::ThreadChoice t = strata::set_rank_threads(w);
+    const std::lock_guard lock(m);
+    ranks.push_back(t);
+  });
+  REQUIRE(ranks.size() == 2);
+  for (const auto& t : ranks) {
+    CHECK(t.threads == std::max(1, cores / 2));
+    CHECK(t.max_threads == t.threads);
+  }
+  CHECK_THROWS_WITH(strata::set_rank_threads(single, -1), Catch::Contains("--threads"));
 }

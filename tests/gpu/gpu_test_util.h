@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+#include "skip.h"
 #include "strata/core/device.h"
 #include "strata/core/matrix.h"
 #include "test_util.h"
@@ -11,7 +12,7 @@ namespace strata::test {
 
 inline bool no_device() {
   if (gpu::available()) return false;
-  WARN("no CUDA device answers: skipped");
+  skip("no CUDA device answers");
   return true;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "comm_checks.h"
+#include "skip.h"
 #include "staged_communicator.h"
 #include "strata/comm/device_staging_communicator.h"
 #include "strata/comm/in_process_communicator.h"
@@ -21,16 +22,16 @@ namespace {
 
 // Why the NCCL cases cannot run, or "" when they can.
 std::string nccl_skip_reason(bool device, bool nccl) {
-  if (!device) return "no CUDA device answers: skipped";
-  if (!nccl) return "built without NCCL: skipped";
+  if (!device) return "no CUDA device answers";
+  if (!nccl) return "built without NCCL";
   return "";
 }
 
 // Runs check on 1 rank, then on every rank count the GPUs allow up to 4.
 void run_on_gpus(void (*check)(Communicator&)) {
-  const std::string skip = nccl_skip_reason(gpu::available(), NcclCommunicator::built_with_nccl());
-  if (!skip.empty()) {
-    WARN(skip);
+  const std::string why = nccl_skip_reason(gpu::available(), NcclCommunicator::built_with_nccl());
+  if (!why.empty()) {
+    test::skip(why);
     return;
   }
   const int most = std::min(gpu::device_count(), 4);
@@ -49,7 +50,7 @@ void run_on_gpus(void (*check)(Communicator&)) {
 // communicator.
 void run_staged(void (*check)(Communicator&)) {
   if (!gpu::available()) {
-    WARN("no CUDA device answers: skipped");
+    test::skip("no CUDA device answers");
     return;
   }
   for (int ranks = 1; ranks <= 4; ++ranks) {
@@ -97,15 +98,15 @@ TEST_CASE("NCCL pipelined sends: each chunk flushed before the next is sent", "[
 }
 
 TEST_CASE("the NCCL cases skip without a device and in a build without NCCL", "[gpu]") {
-  CHECK(nccl_skip_reason(false, true) == "no CUDA device answers: skipped");
-  CHECK(nccl_skip_reason(false, false) == "no CUDA device answers: skipped");
-  CHECK(nccl_skip_reason(true, false) == "built without NCCL: skipped");
+  CHECK(nccl_skip_reason(false, true) == "no CUDA device answers");
+  CHECK(nccl_skip_reason(false, false) == "no CUDA device answers");
+  CHECK(nccl_skip_reason(true, false) == "built without NCCL");
   CHECK(nccl_skip_reason(true, true).empty());
 }
 
 TEST_CASE("without NCCL or a device the NCCL communicator says which", "[gpu]") {
   if (gpu::available() && NcclCommunicator::built_with_nccl()) {
-    WARN("a CUDA device and NCCL are present: the failure case is not exercised here");
+    test::skip("a CUDA device and NCCL are present: the failure case is not exercised here");
     return;
   }
   auto bootstrap = make_solo_communicator();

@@ -52,6 +52,12 @@ void check_close(const TrainResult& gpu, const TrainResult& cpu) {
       CHECK(gpu.epochs[e].comm_bytes.at(name) == (name == "allreduce" ? bytes / 2 : bytes));
     }
   }
+  REQUIRE(!cpu.weights.empty());
+  REQUIRE(gpu.weights.size() == cpu.weights.size());
+  for (std::size_t t = 0; t < cpu.weights.size(); ++t) {
+    REQUIRE(!cpu.weights[t].empty());
+    REQUIRE(gpu.weights[t].size() == cpu.weights[t].size());
+  }
   for (std::size_t t = 0; t < cpu.weights.size(); ++t)
     for (std::size_t i = 0; i < cpu.weights[t].size(); ++i)
       REQUIRE(gpu.weights[t][i] == Approx(cpu.weights[t][i]).margin(1e-3));

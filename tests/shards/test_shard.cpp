@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <filesystem>
@@ -34,7 +35,16 @@ void check_same(const Shard& a, const Shard& b) {
   CHECK(a.features == b.features);
   CHECK(a.labels == b.labels);
   CHECK(a.train_mask == b.train_mask);
+  CHECK(a.val_mask == b.val_mask);
   CHECK(a.test_mask == b.test_mask);
+}
+
+// The three masks of a shard differ from one another, so a mix-up between them shows.
+void require_distinct_masks(const Shard& s) {
+  REQUIRE(std::count(s.val_mask.begin(), s.val_mask.end(), 1) > 0);
+  REQUIRE(s.val_mask != s.train_mask);
+  REQUIRE(s.val_mask != s.test_mask);
+  REQUIRE(s.train_mask != s.test_mask);
 }
 
 // Sets int64 number `field` of section `index` of a record (core/sections.h layout: magic,
@@ -74,6 +84,8 @@ TEST_CASE("a shard holds exactly its owned rows of the dataset") {
       CHECK(parts[v] == p);
       CHECK(s.labels[l] == d.labels[v]);
       CHECK(s.train_mask[l] == d.train_mask[v]);
+      CHECK(s.val_mask[l] == d.val_mask[v]);
+      CHECK(s.test_mask[l] == d.test_mask[v]);
       for (std::int64_t c = 0; c < d.features.cols(); ++c)
         CHECK(s.features.at(l, c) == d.features.at(v, c));
     }
@@ -89,6 +101,7 @@ TEST_CASE("shards round trip through bytes and files, sparse and dense features"
                         : FeatureMatrix(d.features.to_dense());
     const Shard s = make_shard(d, parts, 2, 1);
     REQUIRE(s.features.is_sparse() == sparse);
+    require_distinct_masks(s);
     check_same(s, deserialize_shard(serialize_shard(s), "memory"));
   }
   const std::string dir = temp_dir("strata_shards_ok");

@@ -62,6 +62,7 @@ TrainConfig base_config(const std::string& model, int epochs) {
 }
 
 void check_same(const TrainResult& got, const TrainResult& want) {
+  REQUIRE(!want.weights.empty());      // empty weights would compare equal
   CHECK(got.weights == want.weights);  // bit for bit
   REQUIRE(got.epochs.size() == want.epochs.size());
   for (std::size_t e = 0; e < got.epochs.size(); ++e) {

@@ -104,6 +104,7 @@ TEST_CASE("hybrid with one part is pipeline mode: same losses and bytes") {
     for (const TrainResult& got : run_hybrid(2, 1, d, c, chunked)) {
       INFO(model_kind_name(model));
       check_same(got, pipeline[0], 1e-6);
+      REQUIRE(!pipeline[0].weights.empty());
       CHECK(got.weights == pipeline[0].weights);
       check_same_bytes(got, pipeline[0]);
     }
@@ -133,18 +134,27 @@ TEST_CASE("chunked hybrid: bytes as predicted, history read, close to exact trai
     c.epochs = 40;
     c.dropout = 0.0f;
     const double exact = train_one_process(d, c, nullptr).epochs.back().loss;
+    std::vector<double> final_loss;
     for (StaleGrad stale : {StaleGrad::kDrop, StaleGrad::kDelay}) {
       PipelineOptions o;
       o.chunks = 4;
       o.stale_grad = stale;
       INFO(model_kind_name(model) << (stale == StaleGrad::kDelay ? ", delay" : ", drop"));
-      for (const TrainResult& got : run_hybrid(2, 2, d, c, o)) {
+      const std::vector<TrainResult> results = run_hybrid(2, 2, d, c, o);
+      for (const TrainResult& got : results) {
         check_bytes(got, hybrid_predicted(d, c, 2, 2));
         CHECK(got.epochs.back().history_fraction > 0.0);
-        CHECK(std::isfinite(got.epochs.back().loss));
-        if (stale == StaleGrad::kDrop) CHECK(got.epochs.back().loss < 1.3 * exact);
+        const double first = got.epochs.front().loss, last = got.epochs.back().loss;
+        CHECK(std::isfinite(last));
+        CHECK(last < 0.9 * first);  // it learns
+        // Delaying stale gradients is less stable than dropping them: a looser bound
+        // (measured at 40 epochs, delay / exact: gcn 1.29, gcnii 1.05, sage 1.37).
+        CHECK(last < (stale == StaleGrad::kDrop ? 1.3 : 1.6) * exact);
       }
+      final_loss.push_back(results[0].epochs.back().loss);
     }
+    // Delayed gradients are applied a step later rather than dropped: the runs differ.
+    CHECK(final_loss[0] != final_loss[1]);
   }
 }
 

@@ -61,6 +61,18 @@ TEST_CASE("exact warm-up epochs match one process whatever the chunk count") {
   }
 }
 
+// Final loss over exact training's, at most, for 40 epochs on this graph. Many of Â's
+// entries read history on this small dense graph; measured (drop / delay): gcn 1.05 / 1.33,
+// gcnii 1.27 / 1.29, sage 1.54 / 2.42 (its mean has no self-loop, so every entry it
+// aggregates may be historical; on Cora, 2 stages x 4 chunks, sage's test accuracy matches
+// one process: 82.2% vs 81.6%). Delaying is less stable, hence its looser bound.
+double loss_bound(ModelKind model, StaleGrad stale) {
+  const bool delay = stale == StaleGrad::kDelay;
+  if (model == ModelKind::kGcn) return delay ? 1.5 : 1.1;
+  if (model == ModelKind::kSage) return delay ? 3.0 : 1.6;
+  return delay ? 1.5 : 1.35;
+}
+
 TEST_CASE("chunked pipeline: bytes as predicted, history read, close to exact training") {
   const Dataset d = testing::graph_mode_dataset(false);
   for (ModelKind model : testing::kModels) {
@@ -69,8 +81,9 @@ TEST_CASE("chunked pipeline: bytes as predicted, history read, close to exact tr
     config.epochs = 40;
     config.dropout = 0.0f;
     const double exact = train_one_process(d, config, nullptr).epochs.back().loss;
-    for (StaleGrad stale : {StaleGrad::kDrop, StaleGrad::kDelay})
-      for (bool alternate : {false, true}) {
+    for (bool alternate : {false, true}) {
+      std::vector<double> final_loss;
+      for (StaleGrad stale : {StaleGrad::kDrop, StaleGrad::kDelay}) {
         INFO(model_kind_name(model) << (stale == StaleGrad::kDelay ? ", delay" : ", drop")
                                     << (alternate ? ", alternating" : ""));
         PipelineOptions options;
@@ -81,21 +94,19 @@ TEST_CASE("chunked pipeline: bytes as predicted, history read, close to exact tr
         for (const TrainResult& got : results) {
           testing::check_stage_bytes(got, predicted(d, config, 2));
           CHECK(got.epochs.back().history_fraction > 0.0);
-          // Dropping stale gradients stays close to exact training; delaying them is
-          // measured in benchmarks (it is less stable), here it only has to stay finite.
-          // On this small dense graph many of Â's entries read history; gcnii feels it
-          // more (measured 1.11 x exact at 40 epochs, gcn 1.01 x), sage most (1.54 x): its
-          // mean has no self-loop, so every entry it aggregates may be historical. (On Cora,
-          // 2 stages x 4 chunks, sage's test accuracy matches one process: 82.2% vs 81.6%.)
-          const double bound = model == ModelKind::kGcn    ? 1.1
-                               : model == ModelKind::kSage ? 1.6
-                                                           : 1.3;
-          if (stale == StaleGrad::kDrop) CHECK(got.epochs.back().loss < bound * exact);
-          CHECK(std::isfinite(got.epochs.back().loss));
+          const double first = got.epochs.front().loss, last = got.epochs.back().loss;
+          CHECK(std::isfinite(last));
+          CHECK(last < 0.9 * first);  // it learns
+          CHECK(last < loss_bound(model, stale) * exact);
           CHECK(got.epochs.back().stage_idle_s.size() == 2);
         }
         CHECK(results[0].epochs.back().loss == results[1].epochs.back().loss);
+        final_loss.push_back(results[0].epochs.back().loss);
       }
+      // Delayed gradients are applied a step later rather than dropped: the runs differ.
+      INFO(model_kind_name(model) << (alternate ? ", alternating" : ""));
+      CHECK(final_loss[0] != final_loss[1]);
+    }
   }
 }
 

@@ -13,10 +13,14 @@ using namespace strata;
 
 namespace {
 
+// The largest difference between two sets of weights, which must both hold every tensor:
+// an empty set would compare equal to anything.
 double max_difference(const Weights& a, const Weights& b) {
+  REQUIRE(!a.empty());
   REQUIRE(a.size() == b.size());
   double worst = 0;
   for (std::size_t t = 0; t < a.size(); ++t) {
+    REQUIRE(!a[t].empty());
     REQUIRE(a[t].size() == b[t].size());
     for (std::size_t i = 0; i < a[t].size(); ++i)
       worst = std::max(worst, static_cast<double>(std::abs(a[t][i] - b[t][i])));
