@@ -73,7 +73,10 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_option("--chunks", p.chunks, "pipeline: vertex chunks per epoch");
   cmd->add_option("--chunking", p.chunking, "pipeline: metis | rcm | range");
   cmd->add_option("--layer-split", p.layer_split, "pipeline: layers per stage, e.g. 4,4,4,4");
-  cmd->add_option("--stale-grad", p.stale_grad, "pipeline: drop | delay");
+  cmd->add_option(
+      "--stale-grad", p.stale_grad,
+      "pipeline: gradient along edges read from history: drop | delay | exact (backward of "
+      "every row at once, after the whole forward; not overlapped)");
   cmd->add_option("--warmup", p.warmup_epochs, "pipeline: exact (one-chunk) epochs first");
   cmd->add_flag("--alternate-order", p.alternate_order, "pipeline: reverse chunks on odd epochs");
   cmd->add_option("--stale-weight", p.stale_weight,

@@ -44,7 +44,8 @@ TrainConfig to_train_config(const Config& c) {
 StaleGrad parse_stale_grad(std::string_view name) {
   if (name == "drop") return StaleGrad::kDrop;
   if (name == "delay") return StaleGrad::kDelay;
-  throw_input_error("--stale-grad must be drop or delay, got '", name, "'");
+  if (name == "exact") return StaleGrad::kExact;
+  throw_input_error("--stale-grad must be drop, delay or exact, got '", name, "'");
 }
 
 PipelineOptions to_pipeline_options(const Config::Pipeline& p) {

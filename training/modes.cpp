@@ -35,7 +35,7 @@ RunKey pipeline_run_key(const char* mode, int ranks, const Dataset& d, const Tra
   key.insert(key.end(), {{"stage_bounds", split},
                          {"chunks", cat(o.chunks)},
                          {"chunking", partition_method_name(o.chunking)},
-                         {"stale_grad", o.stale_grad == StaleGrad::kDelay ? "delay" : "drop"},
+                         {"stale_grad", stale_grad_name(o.stale_grad)},
                          {"stale_weight", cat(o.stale_weight)},
                          {"warmup", cat(o.warmup_epochs)},
                          {"alternate_order", cat(o.alternate_order)},

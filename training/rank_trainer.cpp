@@ -19,6 +19,11 @@ std::optional<Features> features_on(const kernels::Backend& backend, const Featu
   return Features(backend, f->dense().view());
 }
 
+// kExact is the trainer's business (one backward over every row); the stage drops nothing.
+StaleGrad stage_stale_grad(StaleGrad s) {
+  return s == StaleGrad::kExact ? StaleGrad::kDrop : s;
+}
+
 }  // namespace
 
 RankTrainer::RankTrainer(RankGrid& grid, const kernels::Backend& backend, RankData data,
@@ -36,7 +41,7 @@ RankTrainer::RankTrainer(RankGrid& grid, const kernels::Backend& backend, RankDa
       labels_(std::move(data.labels)),
       labels_on_backend_(backend, labels_),
       stage_(make_stage({backend, setup.model, rows_, features_ ? &*features_ : nullptr,
-                         setup.options.stale_grad, setup.options.stale_weight},
+                         stage_stale_grad(setup.options.stale_grad), setup.options.stale_weight},
                         setup.bounds[grid.stage()], setup.bounds[grid.stage() + 1])),
       optimizer_(backend, stage_->parameters().count(), adam_config_for(setup.config)),
       train_count_(labels_.counts[0]) {
@@ -95,7 +100,10 @@ double RankTrainer::train_passes(std::int64_t epoch, const std::vector<Block>& b
   fault_point(grid_.job().rank(), epoch);
   if (!backend_all_finite(backend_, stage_->output_rows(whole_[0])))
     step.nonfinite_output_layer = output_layer_;
-  backward_pass(passes(), *stage_, blocks, order);
+  if (setup_.options.stale_grad == StaleGrad::kExact)
+    backward_pass(passes(), *stage_, whole_, {0});  // every row at once: nothing is stale
+  else
+    backward_pass(passes(), *stage_, blocks, order);
   reduce_gradients();
   if (setup_.options.diagnose) {
     const StagePasses pipe = passes();

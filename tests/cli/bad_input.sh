@@ -30,7 +30,7 @@ expect_error "missing dataset" "nowhere" train --dataset "$tmp/nowhere" --epochs
 expect_error "unknown model" "--model: unknown model 'gat'" train --mode local --model gat
 expect_error "alpha out of range" "--alpha" train --mode local --model gcnii --alpha 2
 expect_error "lambda not positive" "--lambda" train --mode local --model gcnii --lambda 0
-expect_error "unknown stale-grad" "--stale-grad must be drop or delay, got 'later'" train --mode local --stale-grad later
+expect_error "unknown stale-grad" "--stale-grad must be drop, delay or exact, got 'later'" train --mode local --stale-grad later
 expect_error "bad layer split" "--layer-split: 'x' is not a positive layer count" train --mode local --layer-split 1,x
 expect_error "unknown on-nan" "--on-nan must be stop or skip-step" train --mode local --on-nan ignore
 expect_error "comm-volume device" "--device must be cpu or cuda, not 'tpu'" comm-volume --device tpu

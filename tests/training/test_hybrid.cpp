@@ -158,6 +158,28 @@ TEST_CASE("chunked hybrid: bytes as predicted, history read, close to exact trai
   }
 }
 
+// As in pipeline mode: without dropout the history is exact, so with the exact backward
+// (every row at once) a chunked hybrid run is one process's training.
+TEST_CASE("chunked hybrid with exact stale gradients and exact history is exact") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  for (ModelKind model : testing::kModels) {
+    TrainConfig c = config_for(model);
+    c.epochs = 10;
+    c.dropout = 0.0f;
+    const TrainResult reference = train_one_process(d, c, nullptr);
+    PipelineOptions o;
+    o.chunks = 4;
+    o.warmup_epochs = 1;
+    o.stale_grad = StaleGrad::kExact;
+    INFO(model_kind_name(model));
+    for (const TrainResult& got : run_hybrid(2, 2, d, c, o)) {
+      check_same(got, reference, 1e-5);
+      check_bytes(got, hybrid_predicted(d, c, 2, 2));
+      CHECK(got.epochs.back().history_fraction > 0.0);
+    }
+  }
+}
+
 TEST_CASE("hybrid rank counts that do not factor are input errors") {
   const Dataset d = testing::graph_mode_dataset(false);
   const TrainConfig c = config_for(ModelKind::kGcn);

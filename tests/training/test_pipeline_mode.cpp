@@ -135,6 +135,37 @@ TEST_CASE("the stale-gradient weight runs from dropping (0) to delaying all of i
   }
 }
 
+// Without dropout the history (last epoch's evaluation pass, after the step) equals this
+// epoch's exact values, so the chunked forward is exact; the exact backward then makes the
+// whole step exact, while dropping or delaying the gradient along history edges does not.
+TEST_CASE("exact stale gradients with exact history train as one process, bytes as predicted") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  for (ModelKind model : testing::kModels) {
+    TrainConfig config = testing::graph_mode_config(4);
+    config.model = model;
+    config.epochs = 12;
+    config.dropout = 0.0f;
+    const TrainResult reference = train_one_process(d, config, nullptr);
+    PipelineOptions options;
+    options.chunks = 5;
+    options.warmup_epochs = 1;  // epoch 0 has no history yet
+    options.stale_grad = StaleGrad::kExact;
+    for (int stages : {2, 4}) {
+      INFO(model_kind_name(model) << ", " << stages << " stages");
+      for (const TrainResult& got : run_pipeline(stages, d, config, options)) {
+        testing::check_same_losses(got, reference);
+        testing::check_stage_bytes(got, predicted(d, config, stages));
+        CHECK(got.epochs.back().history_fraction > 0.0);
+      }
+    }
+    options.stale_grad = StaleGrad::kDrop;
+    const TrainResult dropped = run_pipeline(2, d, config, options)[0];
+    INFO(model_kind_name(model) << ", drop");
+    CHECK(std::abs(dropped.epochs.back().loss - reference.epochs.back().loss) >
+          1e-3 * reference.epochs.back().loss);
+  }
+}
+
 TEST_CASE("pipeline options are checked before any work") {
   const Dataset d = testing::graph_mode_dataset(false);
   TrainConfig config = testing::graph_mode_config(2);

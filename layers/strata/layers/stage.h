@@ -19,8 +19,15 @@
 namespace strata {
 
 // What happens to gradient that reaches a row whose backward already ran this epoch
-// (an edge read from history): dropped, or added to that row's gradient next epoch.
-enum class StaleGrad { kDrop, kDelay };
+// (an edge read from history): dropped, or added to that row's gradient next epoch. With
+// kExact no such row exists: the trainer runs the backward of every row at once, after the
+// whole forward, so the gradient is the exact one of the forward that read history; a
+// stage sees it as kDrop.
+enum class StaleGrad { kDrop, kDelay, kExact };
+
+inline const char* stale_grad_name(StaleGrad s) {
+  return s == StaleGrad::kDelay ? "delay" : s == StaleGrad::kExact ? "exact" : "drop";
+}
 
 // What every stage is built from. The references must outlive the stage.
 struct StageSetup {
