@@ -154,6 +154,13 @@ void check_shards_alone(const CLI::App& train, const strata::cli::TrainArgs& a) 
                              name + " to `strata partition --shards` instead");
 }
 
+std::string version_text() {
+  const strata::BuildInfo b = strata::build_info();
+  auto yes_no = [](bool on) { return on ? "yes" : "no"; };
+  return "strata " + b.version + " (" + b.build_type + ")\nCUDA backend: " + yes_no(b.cuda) +
+         "\nNCCL: " + yes_no(b.nccl) + "\nMPI: " + b.mpi;
+}
+
 int report(const std::exception& e, int status) {
   std::cerr << "strata: error: " << e.what() << "\n";
   return status;
@@ -163,7 +170,8 @@ int report(const std::exception& e, int status) {
 
 int main(int argc, char** argv) {
   CLI::App app{"Strata: full-graph GNN training on partitioned graphs"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
+  app.set_version_flag("--version", version_text, "print the version and the build's options");
   strata::cli::TrainArgs train;
   DatasetArgs info;
   strata::cli::ConvertArgs convert;
@@ -186,6 +194,8 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "strata: error: " << e.what() << "\n";
     return 2;
@@ -202,7 +212,9 @@ int main(int argc, char** argv) {
       return strata::cli::run_partition(partition);
     }
     if (*volume_cmd) return strata::cli::run_comm_volume(volume);
-    return strata::cli::run_convert(convert);
+    if (*convert_cmd) return strata::cli::run_convert(convert);
+    std::cout << app.help();  // no subcommand: what a first run needs to see
+    return 0;
   } catch (const strata::Error& e) {
     return report(e, e.kind() == strata::ErrorKind::kInput ? 2 : 1);
   } catch (const std::bad_alloc&) {

@@ -1,6 +1,7 @@
 // Strata's public surface, all of it: train full-graph GNNs across ranks (Trainer), and
 // inspect, partition and predict the communication of a dataset without training.
 #pragma once
+#include "strata/build_info.h"
 #include "strata/comm_volume.h"
 #include "strata/config.h"
 #include "strata/dataset_tools.h"
