@@ -8,6 +8,7 @@
 #   end_to_end.sh         every mode at P = 1, 2, 4: epoch time, time to target, memory, bytes
 #   pipeline_vs_graph.sh  measured bytes and times of both modes at L = 8, 16, 32 (physics)
 #   pipeline_accuracy.sh  chunked pipeline and hybrid accuracy against one process
+#   pipeline_depth.sh     deep GCNII, 5 seeds: one process vs pipeline vs hybrid, stale rules
 #   hybrid_memory.sh      a layout that does not fit, trained as pipeline and as hybrid
 #   accuracy.sh           Cora, CiteSeer, Coauthor CS accuracy over 5 seeds
 #   gcnii_depth.sh        GCNII accuracy against depth on Cora
@@ -29,7 +30,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 steps=(kernels loading comm_sweep comm_table graph_mode end_to_end pipeline_vs_graph
-  pipeline_accuracy hybrid_memory accuracy gcnii_depth determinism threads epoch_time lines
+  pipeline_accuracy pipeline_depth hybrid_memory accuracy gcnii_depth determinism threads epoch_time lines
   pyg_compare engine_compare)
 not_steps=(machine run) # sourced by the others; this script
 

@@ -73,7 +73,7 @@ struct Config {
     int chunks = 4;                   ///< vertex chunks per epoch; 1 is exact
     std::string chunking = "metis";   ///< metis | rcm | range
     std::string layer_split;          ///< "4,4,4,4": layers per stage; empty: balanced by cost
-    std::string stale_grad = "drop";  ///< drop | delay | exact: see --stale-grad
+    std::string stale_grad = "exact";  ///< exact | drop | delay: see --stale-grad
     float stale_weight = 1.0f;        ///< delay: the share of last epoch's stale gradient added
     int warmup_epochs = 0;            ///< exact (one-chunk) epochs before chunking starts
     bool alternate_order = false;     ///< reverse the chunk order on odd epochs

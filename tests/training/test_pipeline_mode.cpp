@@ -119,6 +119,7 @@ TEST_CASE("the stale-gradient weight runs from dropping (0) to delaying all of i
     config.epochs = 6;
     PipelineOptions options;
     options.chunks = 5;
+    options.stale_grad = StaleGrad::kDrop;
     const TrainResult dropped = run_pipeline(2, d, config, options)[0];
     options.stale_grad = StaleGrad::kDelay;
     const TrainResult delayed = run_pipeline(2, d, config, options)[0];
@@ -241,32 +242,40 @@ TEST_CASE("history smoothing changes chunked epochs only, and is range-checked")
   CHECK_THROWS_WITH(run_pipeline(1, d, config, options), Catch::Contains("--smoothing"));
 }
 
+// Chunks go forward in order and, unless the backward is exact (one block of every row,
+// after the last chunk's forward), backward in reverse order.
 TEST_CASE("the schedule runs every chunk through every stage once per direction, in order") {
   const Dataset d = testing::graph_mode_dataset(false);
   TrainConfig config = testing::graph_mode_config(3);
   config.model = ModelKind::kGcnii;
-  PipelineOptions options;
-  options.chunks = 4;
-  options.alternate_order = true;
-  const int stages = 3, epochs = 2;
-  std::vector<std::vector<ScheduleEvent>> traces(stages);
-  run_in_process(stages, [&](Communicator& comm) {
-    RankGrid grid(comm, 1, nullptr);
-    const auto trainer = pipeline_trainer(grid, cpu_device(), d, config, options);
-    trainer->set_trace(&traces[comm.rank()]);
-    for (int e = 0; e < epochs; ++e) trainer->epoch(e);
-  });
-  std::vector<ScheduleEvent> expected;
-  for (int e = 0; e < epochs; ++e) {
-    std::vector<int> order{0, 1, 2, 3};
-    if (e % 2 == 1) std::reverse(order.begin(), order.end());
-    for (int c : order) expected.push_back({'f', c});
-    for (auto c = order.rbegin(); c != order.rend(); ++c) expected.push_back({'b', *c});
-    expected.push_back({'e', 0});  // the exact evaluation pass: one block of every row
-  }
-  for (int s = 0; s < stages; ++s) {
-    INFO("stage " << s);
-    CHECK(traces[s] == expected);
+  for (StaleGrad stale : {StaleGrad::kDrop, StaleGrad::kExact}) {
+    PipelineOptions options;
+    options.chunks = 4;
+    options.alternate_order = true;
+    options.stale_grad = stale;
+    const int stages = 3, epochs = 2;
+    std::vector<std::vector<ScheduleEvent>> traces(stages);
+    run_in_process(stages, [&](Communicator& comm) {
+      RankGrid grid(comm, 1, nullptr);
+      const auto trainer = pipeline_trainer(grid, cpu_device(), d, config, options);
+      trainer->set_trace(&traces[comm.rank()]);
+      for (int e = 0; e < epochs; ++e) trainer->epoch(e);
+    });
+    std::vector<ScheduleEvent> expected;
+    for (int e = 0; e < epochs; ++e) {
+      std::vector<int> order{0, 1, 2, 3};
+      if (e % 2 == 1) std::reverse(order.begin(), order.end());
+      for (int c : order) expected.push_back({'f', c});
+      if (stale == StaleGrad::kExact)
+        expected.push_back({'b', 0});
+      else
+        for (auto c = order.rbegin(); c != order.rend(); ++c) expected.push_back({'b', *c});
+      expected.push_back({'e', 0});  // the exact evaluation pass: one block of every row
+    }
+    for (int s = 0; s < stages; ++s) {
+      INFO("stage " << s << ", " << stale_grad_name(stale));
+      CHECK(traces[s] == expected);
+    }
   }
 }
 

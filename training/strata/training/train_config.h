@@ -42,7 +42,7 @@ struct PipelineOptions {
   int chunks = 4;
   PartitionMethod chunking = PartitionMethod::kMetis;  // metis | rcm | range
   std::vector<int> layer_split;                        // layers per stage; empty: balanced by cost
-  StaleGrad stale_grad = StaleGrad::kDrop;             // gradients along edges read from history
+  StaleGrad stale_grad = StaleGrad::kExact;            // gradients along edges read from history
   float stale_weight = 1.0f;     // kDelay: the share of last epoch's stale gradient added
   int warmup_epochs = 0;         // exact epochs (one chunk) before chunking starts
   bool alternate_order = false;  // run the chunks in reverse order on odd epochs
