@@ -51,26 +51,29 @@ std::int64_t dataset_bytes(const Dataset& data) {
          feature_bytes(data.features) + n * (4 + 3);
 }
 
-// The backward pass's per-block scratch (which only grows): gradients of one chunk's rows
-// and of the columns its rows touch, at most the chunk's entries and at most every column.
+// The backward pass's per-block scratch (which only grows): gradients of one block's rows
+// and of the columns its rows touch, at most the block's entries and at most every column.
+// A whole backward (--stale-grad exact) runs one block of every row even when chunked.
 std::int64_t scratch_bytes(const ModelType& type, const ModelConfig& m, int first, int last,
                            std::int64_t owned, std::int64_t cols, std::int64_t entries,
-                           int chunks) {
-  const std::int64_t block = (owned + chunks - 1) / chunks;
-  const std::int64_t touched = chunks > 1 ? std::min(cols, (entries + chunks - 1) / chunks) : 0;
+                           const ChunkPlan& plan) {
+  const int blocks = plan.whole_backward ? 1 : plan.chunks;
+  const std::int64_t block = (owned + blocks - 1) / blocks;
+  const std::int64_t touched = blocks > 1 ? std::min(cols, (entries + blocks - 1) / blocks) : 0;
   return (type.scratch_buffers() * block + touched) * type.stage_width(m, first, last) * kFloat;
 }
 
 // A stage's buffers over `cols` rows (owned and halo) and its parameters (value,
 // gradient, gradient sum in the backend's type unless that is float, two Adam moments).
 void add_stage(MemoryEstimate& e, const ModelConfig& model, const StageBounds& bounds, int stage,
-               const PartSizes& part, int chunks, bool halo, DType gradient_type) {
+               const PartSizes& part, const ChunkPlan& plan, bool halo, DType gradient_type) {
+  const int chunks = plan.chunks;
   const ModelType& type = model_type(model.kind);
   const int first = bounds[stage], last = bounds[stage + 1];
   const std::int64_t cols = part.owned + part.halo;
   const StageRows rows{part.owned, cols, chunks > 1 && !halo, chunks == 1 && !halo};
   e.activations = type.stage_floats(model, first, last, rows) * kFloat;
-  e.activations += scratch_bytes(type, model, first, last, part.owned, cols, part.entries, chunks);
+  e.activations += scratch_bytes(type, model, first, last, part.owned, cols, part.entries, plan);
   // Halo exchange buffers, which only grow: one send and one receive buffer for the whole
   // graph (evaluation) and one each per chunk, whose rows add up to the whole's.
   e.activations += 2 * (part.sent + part.halo) * type.stage_width(model, first, last) * kFloat;
@@ -105,32 +108,32 @@ PartSizes measure_part(const Csr& adjacency, std::span<const std::int32_t> part_
 }
 
 MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& model,
-                                        const StageBounds& bounds, int stage, int chunks,
+                                        const StageBounds& bounds, int stage, const ChunkPlan& plan,
                                         DType gradient_type) {
   const std::int64_t n = data.adjacency.rows;
   const std::int64_t nnz = data.adjacency.nnz() + (self_loops(model) ? n : 0);
   MemoryEstimate e;
   e.dataset = dataset_bytes(data);
-  e.layout = layout_bytes(n, n, nnz, chunks);
+  e.layout = layout_bytes(n, n, nnz, plan.chunks);
   if (bounds[stage] == 0) e.features = first_stage_feature_bytes(data.features);
-  add_stage(e, model, bounds, stage, {n, 0, nnz}, chunks, false, gradient_type);
+  add_stage(e, model, bounds, stage, {n, 0, nnz}, plan, false, gradient_type);
   return e;
 }
 
 MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& model,
-                                      const StageBounds& bounds, int stage, int chunks,
+                                      const StageBounds& bounds, int stage, const ChunkPlan& plan,
                                       const PartSizes& part, DType gradient_type) {
   const std::int64_t n = data.adjacency.rows, rows = part.owned + part.halo;
   if (part.owned == n)
-    return estimate_pipeline_memory(data, model, bounds, stage, chunks, gradient_type);
+    return estimate_pipeline_memory(data, model, bounds, stage, plan, gradient_type);
   MemoryEstimate e;
   e.dataset = dataset_bytes(data);
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
-  e.layout = layout_bytes(part.owned, rows, sizes.entries, chunks);
+  e.layout = layout_bytes(part.owned, rows, sizes.entries, plan.chunks);
   // The first stage's features are its rows' share of the whole (sparse: by rows too).
   if (bounds[stage] == 0 && n > 0) e.features = first_stage_feature_bytes(data.features) * rows / n;
-  add_stage(e, model, bounds, stage, sizes, chunks, true, gradient_type);
+  add_stage(e, model, bounds, stage, sizes, plan, true, gradient_type);
   // Building the local rows normalizes and permutes the whole Â once, then frees both.
   e.setup = 2 * csr_bytes(n, data.adjacency.nnz() + n, true);
   return e;

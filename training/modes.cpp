@@ -12,6 +12,10 @@
 namespace strata {
 namespace {
 
+ChunkPlan chunk_plan(const PipelineOptions& options) {
+  return {options.chunks, options.stale_grad == StaleGrad::kExact};
+}
+
 Propagation propagation_of(const TrainConfig& config) {
   return model_type(config.model).propagation();
 }
@@ -219,7 +223,7 @@ MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& co
   const StageBounds bounds = pipeline_stage_bounds(data, config, options, stages);
   return estimate_pipeline_memory(data,
                                   model_config_for(data.features.cols(), data.num_classes, config),
-                                  bounds, stage, options.chunks, gradient_type);
+                                  bounds, stage, chunk_plan(options), gradient_type);
 }
 
 MemoryEstimate estimate_hybrid_rank(const Dataset& data, const TrainConfig& config,
@@ -230,7 +234,7 @@ MemoryEstimate estimate_hybrid_rank(const Dataset& data, const TrainConfig& conf
   const ModelConfig model = model_config_for(data.features.cols(), data.num_classes, config);
   PartSizes part{data.adjacency.rows, 0, data.adjacency.nnz() + data.adjacency.rows};
   if (parts > 1) part = measure_part(data.adjacency, part_of, rank % parts);
-  return estimate_hybrid_memory(data, model, bounds, rank / parts, options.chunks, part,
+  return estimate_hybrid_memory(data, model, bounds, rank / parts, chunk_plan(options), part,
                                 gradient_type);
 }
 

@@ -29,15 +29,28 @@ TEST_CASE("a GCN first stage's buffers do not grow with the input width") {
   // Wider than hidden, layer 0 transforms first: nothing but the features themselves (and
   // W0) is input-wide. Coauthor Physics (8,415 features) was once estimated at 10x its peak.
   const StageBounds bounds{0, 2, 4};
-  const MemoryEstimate narrow = estimate_pipeline_memory(sparse_dataset(64), gcn(64), bounds, 0, 4);
+  const MemoryEstimate narrow =
+      estimate_pipeline_memory(sparse_dataset(64), gcn(64), bounds, 0, {4});
   const MemoryEstimate wide =
-      estimate_pipeline_memory(sparse_dataset(2048), gcn(2048), bounds, 0, 4);
+      estimate_pipeline_memory(sparse_dataset(2048), gcn(2048), bounds, 0, {4});
   CHECK(wide.activations == narrow.activations);
   CHECK(wide.parameters > narrow.parameters);  // W0 is input-wide
   CHECK(wide.features > narrow.features);
   const MemoryEstimate later =
-      estimate_pipeline_memory(sparse_dataset(2048), gcn(2048), bounds, 1, 4);
+      estimate_pipeline_memory(sparse_dataset(2048), gcn(2048), bounds, 1, {4});
   CHECK(later.features == 0);
+}
+
+TEST_CASE("a whole backward's scratch holds every row, a chunked one's a chunk's") {
+  const StageBounds bounds{0, 2, 4};
+  const Dataset d = sparse_dataset(64);
+  for (int stage : {0, 1}) {
+    const auto activations = [&](ChunkPlan plan) {
+      return estimate_pipeline_memory(d, gcn(64), bounds, stage, plan).activations;
+    };
+    CHECK(activations({4, true}) > activations({4, false}));
+    CHECK(activations({1, true}) == activations({1, false}));
+  }
 }
 
 }  // namespace

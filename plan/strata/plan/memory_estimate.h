@@ -30,9 +30,16 @@ struct MemoryEstimate {
   }
 };
 
+// The vertex chunks of a pipeline epoch, and whether backward runs every row at once
+// (--stale-grad exact) instead of chunk by chunk.
+struct ChunkPlan {
+  int chunks = 1;
+  bool whole_backward = false;
+};
+
 // gradient_type: the backend's (double on the CPU: the gradient sums take 8 bytes more).
 MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& model,
-                                        const StageBounds& bounds, int stage, int chunks,
+                                        const StageBounds& bounds, int stage, const ChunkPlan& plan,
                                         DType gradient_type = DType::kFloat64);
 
 // One part of a partition as a hybrid rank holds it: its vertices, the other parts'
@@ -46,7 +53,7 @@ PartSizes measure_part(const Csr& adjacency, std::span<const std::int32_t> part_
 
 // Hybrid rank (stage, part): its stage's layers over the part's rows and halo.
 MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& model,
-                                      const StageBounds& bounds, int stage, int chunks,
+                                      const StageBounds& bounds, int stage, const ChunkPlan& plan,
                                       const PartSizes& part, DType gradient_type = DType::kFloat64);
 
 // "412.3 MB (dataset 12.0, layout 30.1, ...)"
