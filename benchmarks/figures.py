@@ -6,7 +6,8 @@ Markdown source (invisible when rendered):
 
     <!-- fig:NAME -->TEXT<!-- /fig -->          (inline, or around a whole table)
 
-and NAME is a function of this file (FIGURES below) that makes TEXT from the CSVs.
+and NAME is a function of this file or of figures_training.py (FIGURES below) that makes
+TEXT from the CSVs (figure_base.py reads them).
 
     python3 benchmarks/figures.py check [README]   exit 1, naming each figure that differs
                                                    from what its CSV gives (make test runs it)
@@ -17,73 +18,14 @@ After a benchmark rewrites a CSV, `write` updates the README and `git diff` show
 moved. A tag whose name is not here, a figure here that the README does not use, and a
 CSV without its "# ... commit ...; date" header are errors too.
 """
-import csv
 import re
 import statistics
 import sys
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
-TAG = re.compile(r"<!-- fig:([a-z][a-z0-9_]*\.[a-z0-9_]+) -->(.*?)<!-- /fig -->", re.S)
-PROVENANCE = re.compile(r"commit ([0-9a-f]{7,40})\b.*?(\d{4}-\d{2}-\d{2})")
-
-
-class Table:
-    """A CSV of benchmarks/results: its '# ' header lines and its rows (dicts of str)."""
-
-    def __init__(self, name):
-        self.name = name
-        lines = (RESULTS / name).read_text().splitlines()
-        self.header = " ".join(l[2:] for l in lines if l.startswith("# "))
-        self.rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
-        m = PROVENANCE.search(self.header)
-        if not m:
-            raise SystemExit(f"{name}: no 'commit ...; date' in its header line")
-        self.commit, self.date = m.group(1), m.group(2)
-
-    def where(self, **match):
-        return [r for r in self.rows if all(r[k] == str(v) for k, v in match.items())]
-
-    def one(self, **match):
-        rows = self.where(**match)
-        if len(rows) != 1:
-            raise SystemExit(f"{self.name}: {len(rows)} rows match {match}")
-        return rows[0]
-
-    def source(self):
-        return f"commit {self.commit}, {self.date}"
-
-
-_tables = {}
-
-
-def table(name):
-    if name not in _tables:
-        _tables[name] = Table(name)
-    return _tables[name]
-
-
-def f(x, digits):
-    return f"{float(x):.{digits}f}"
-
-
-def pct(x, digits=2):
-    return f"{100 * float(x):.{digits}f}%"
-
-
-def mb(x, digits=1):
-    return f"{float(x) / 1e6:,.{digits}f}"
-
-
-def span(values, digits, unit=""):
-    lo, hi = f(min(values), digits), f(max(values), digits)
-    return f"{lo}{unit}" if lo == hi else f"{lo} to {hi}{unit}"
-
-
-def markdown(header, rows):
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n\n" + "\n".join(lines) + "\n\n"
+import figure_base
+from figure_base import RESULTS, TAG, f, markdown, mb, pct, span, table
+from figures_training import *  # noqa: F401,F403 (their fig_ functions join FIGURES)
 
 
 # --- threads per rank (threads.csv) -------------------------------------------------------
@@ -353,98 +295,6 @@ def fig_loading__figures():
             f"{statistics.median(float(r['peak_mb']) for r in gz):.0f} MB")
 
 
-# --- accuracy.csv ------------------------------------------------------------------------------
-
-ACCURACY = [  # dataset, model, setting, reference
-    ("cora", "gcn", "Cora", "public split, 2 layers, hidden 16, dropout 0.5, lr 0.01, wd 5e-4, 200 epochs", "81.5% (Kipf & Welling)"),
-    ("citeseer", "gcn", "CiteSeer", "same settings", "70.3%"),
-    ("coauthor_cs", "gcn", "Coauthor CS", "binarized features, hidden 64, split random_20_30_seed0", "91.1 ± 0.5% (Shchur et al.)"),
-    ("cora", "sage", "Cora", "GraphSAGE (mean aggregator), public split, 2 layers, hidden 16, dropout 0.5, lr 0.01, wd 5e-4, 200 epochs",
-     "not measured here against PyG's SAGEConv"),
-]
-
-
-def fig_accuracy__source():
-    return table("accuracy.csv").source()
-
-
-def fig_accuracy__table():
-    rows = []
-    for dataset, model, name, setting, reference in ACCURACY:
-        r = table("accuracy.csv").where(dataset=dataset, model=model)
-        acc = [float(x["test_acc"]) for x in r]
-        rows.append([name, setting, f"**{pct(statistics.mean(acc))}**",
-                     ", ".join(f"{100 * a:.1f}" for a in acc), reference])
-    return markdown(["dataset", "setting", "mean test accuracy", "per seed", "reference"], rows)
-
-
-# --- pipeline_accuracy.csv, hybrid_accuracy.csv, gcnii_depth.csv ---------------------------------
-
-DATASET_NAMES = {"coauthor_cs": "Coauthor CS", "amazon_computers": "Amazon Computers"}
-
-
-def fig_pipeline_accuracy__source():
-    return table("pipeline_accuracy.csv").source()
-
-
-def fig_pipeline_accuracy__table():
-    t = table("pipeline_accuracy.csv")
-    rows = []
-    for d in ("coauthor_cs", "amazon_computers"):
-        local = [float(r["test_acc"]) for r in t.where(dataset=d, variant="local")]
-        pipe = [float(r["test_acc"]) for r in t.where(dataset=d, variant="pipeline")]
-        gap = 100 * (statistics.mean(pipe) - statistics.mean(local))
-        rows.append([DATASET_NAMES[d], pct(statistics.mean(local)), pct(statistics.mean(pipe)), f"{gap:+.2f}",
-                     ", ".join(f"{100 * a:.1f}/{100 * b:.1f}" for a, b in zip(local, pipe))])
-    return markdown(["dataset", "one process", "pipeline S=4, K=8 (defaults)", "gap", "per seed, one process / pipeline"], rows)
-
-
-def fig_pipeline_accuracy__techniques():
-    t = table("pipeline_accuracy.csv")
-    parts = []
-    for d in ("coauthor_cs", "amazon_computers"):
-        acc = {v: pct(t.one(dataset=d, variant=v, seed=0)["test_acc"])
-               for v in ("pipeline", "pipeline_alternate", "pipeline_warmup", "pipeline_smooth")}
-        parts.append(f"{DATASET_NAMES[d]} {acc['pipeline']} (default), {acc['pipeline_alternate']} (`--alternate-order`), "
-                     f"{acc['pipeline_warmup']} (`--warmup 20`), {acc['pipeline_smooth']} (`--smoothing 0.5`)")
-    return "; ".join(parts)
-
-
-def fig_pipeline_accuracy__amazon_best_epochs():
-    epochs = [int(r["best_epoch"]) for r in table("pipeline_accuracy.csv").rows
-              if r["dataset"] == "amazon_computers" and r["variant"].startswith("pipeline")]
-    return f"{min(epochs)}-{max(epochs)}"
-
-
-def fig_hybrid_accuracy__source():
-    return table("hybrid_accuracy.csv").source()
-
-
-def fig_hybrid_accuracy__table():
-    t = table("hybrid_accuracy.csv")
-    rows = []
-    local = {r["seed"]: float(r["test_acc"]) for r in t.where(variant="local")}
-    hybrid = {r["seed"]: float(r["test_acc"]) for r in t.where(variant="hybrid")}
-    for seed in sorted(local):
-        rows.append([seed, pct(local[seed]), pct(hybrid[seed])])
-    gap = 100 * (statistics.mean(hybrid.values()) - statistics.mean(local.values()))
-    rows.append(["mean", pct(statistics.mean(local.values())), f"{pct(statistics.mean(hybrid.values()))} ({gap:+.2f} points)"])
-    return markdown(["seed", "one process", "hybrid 2 x 2"], rows)
-
-
-def fig_gcnii_depth__source():
-    return table("gcnii_depth.csv").source()
-
-
-def fig_gcnii_depth__figures():
-    t = table("gcnii_depth.csv")
-    gcn = t.one(model="gcn")
-    deep = t.where(model="gcnii")
-    accs = ", ".join(f"{r['layers']} layers {pct(r['test_acc'], 1)}" for r in deep)
-    times = ", ".join(f(r["median_epoch_s"], 2) for r in deep)
-    return (f"2-layer GCN {pct(gcn['test_acc'], 1)}; GCNII {accs} (median epoch {times} s on one thread)")
-
-
 # --- pipeline_vs_graph.csv ---------------------------------------------------------------------
 
 def fig_pipeline_vs_graph__source():
@@ -636,9 +486,9 @@ FIGURES = {name[4:].replace("__", "."): fn for name, fn in globals().items() if 
 def sources():
     used = {}
     for name, fn in FIGURES.items():
-        _tables.clear()
+        figure_base._tables.clear()
         fn()
-        used[name] = sorted(_tables)
+        used[name] = sorted(figure_base._tables)
     return used
 
 

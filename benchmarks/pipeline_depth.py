@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Summarises benchmarks/pipeline_depth.sh: RAW/<dataset>-<form>-L<layers>-<variant>-s<seed>.jsonl
--> RESULTS/pipeline_depth.csv (one row per run) and a table per dataset, form and depth:
+-> RESULTS/pipeline_depth.csv (one row per run), RESULTS/pipeline_depth_curves.csv (the
+training loss and validation accuracy per epoch, mean over seeds, of the row-normalized
+runs, for plots.py) and a table per dataset, form and depth:
 each variant's mean test accuracy (at the best validation epoch) with its spread over
 seeds, its mean gap to one process on the same seeds and its worst seed's gap, in points.
 Usage: pipeline_depth.py RAW RESULTS "header line"."""
@@ -51,6 +53,23 @@ def table(rows):
                   f"{min(acc):.1f}-{max(acc):.1f}\t{gap}\t{mb:.1f}\t{t:.3f}")
 
 
+def curves(raw, results, header):
+    """Mean loss and validation accuracy per epoch over seeds, for the row-normalized runs."""
+    series = {}
+    for path in sorted(raw.glob("*-rownorm-*.jsonl")):
+        name = parse_name(path.stem)
+        epochs = [l for l in map(json.loads, path.read_text().splitlines()) if l.get("event") == "epoch"]
+        key = (name["dataset"], name["layers"], name["variant"])
+        for e in epochs:
+            series.setdefault(key, {}).setdefault(e["epoch"], []).append((e["loss"], e["val_acc"]))
+    rows = [{"dataset": d, "layers": l, "variant": v, "epoch": epoch, "seeds": len(points),
+             "mean_loss": statistics.mean(p[0] for p in points),
+             "mean_val_acc": statistics.mean(p[1] for p in points)}
+            for (d, l, v), by_epoch in sorted(series.items()) for epoch, points in sorted(by_epoch.items())]
+    if rows:
+        write_csv(results / "pipeline_depth_curves.csv", rows, header)
+
+
 def main():
     raw, results, header = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
     rows = []
@@ -61,6 +80,7 @@ def main():
     if not rows:
         sys.exit(f"pipeline_depth.py: no finished runs in {raw}")
     write_csv(results / "pipeline_depth.csv", rows, header)
+    curves(raw, results, header)
     table(rows)
 
 

@@ -2,7 +2,8 @@
 """Draws the benchmark CSVs in RESULTS as PNGs with gnuplot: comm_vs_layers.png (bytes per
 epoch against depth, per mode), epoch_vs_ranks.png (epoch time against ranks, per mode and
 dataset), spmm_vs_width.png (SpMM GB/s against width, with the STREAM triad) and
-pyg_vs_strata.png (epoch times of both). Usage: plots.py RESULTS"""
+pyg_vs_strata.png (epoch times of both), stale_grad_loss.png (training loss of one process
+and the pipeline's stale-gradient rules, row-normalized features). Usage: plots.py RESULTS"""
 import csv
 import subprocess
 import sys
@@ -120,12 +121,36 @@ def pyg_plot(results, data):
         f"plot '{f}' using 3:xtic(2) title 'Strata', '' using 4 title 'PyTorch Geometric'\n")
 
 
+def stale_plot(results, data):
+    rows = read(results / "pipeline_depth_curves.csv")
+    if not rows:
+        return None
+    first = rows[0]
+    labels = {"local": "one process", "pipeline": "pipeline 4x8, --stale-grad exact",
+              "pipeline_drop": "pipeline 4x8, --stale-grad drop",
+              "pipeline_delay": "pipeline 4x8, --stale-grad delay"}
+    plots = []
+    for variant, label in labels.items():
+        pts = [(int(r["epoch"]), float(r["mean_loss"])) for r in rows
+               if r["variant"] == variant and r["dataset"] == first["dataset"]
+               and r["layers"] == first["layers"]]
+        if pts:
+            f = table(data / f"stale_{variant}.dat", pts)
+            plots.append(f"'{f}' using 1:2 with lines lw 2 title '{label}'")
+    out = results / "stale_grad_loss.png"
+    title = (f"{first['dataset']}, row-normalized, GCNII {first['layers']} layers: "
+             f"training loss, mean of {first['seeds']} seeds")
+    return terminal(out, title) + (
+        "set key right top\nset xlabel 'epoch'\nset ylabel 'training loss'\nplot " +
+        ", ".join(plots) + "\n")
+
+
 def main():
     results = Path(sys.argv[1])
     data = results / "plot_data"
     data.mkdir(exist_ok=True)
     for name, make in [("comm", comm_plot), ("epoch", epoch_plot), ("spmm", spmm_plot),
-                       ("pyg", pyg_plot)]:
+                       ("pyg", pyg_plot), ("stale", stale_plot)]:
         script = make(results, data)
         if script is None:
             print(f"plot {name}: no data, skipped")

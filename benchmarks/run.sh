@@ -9,6 +9,7 @@
 #   pipeline_vs_graph.sh  measured bytes and times of both modes at L = 8, 16, 32 (physics)
 #   pipeline_accuracy.sh  chunked pipeline and hybrid accuracy against one process
 #   pipeline_depth.sh     deep GCNII, 5 seeds: one process vs pipeline vs hybrid, stale rules
+#   stale_grad_cost.sh    epoch time and bytes of each --stale-grad rule (2 ranks)
 #   hybrid_memory.sh      a layout that does not fit, trained as pipeline and as hybrid
 #   accuracy.sh           Cora, CiteSeer, Coauthor CS accuracy over 5 seeds
 #   gcnii_depth.sh        GCNII accuracy against depth on Cora
@@ -30,7 +31,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 steps=(kernels loading comm_sweep comm_table graph_mode end_to_end pipeline_vs_graph
-  pipeline_accuracy pipeline_depth hybrid_memory accuracy gcnii_depth determinism threads epoch_time lines
+  pipeline_accuracy pipeline_depth stale_grad_cost hybrid_memory accuracy gcnii_depth determinism threads epoch_time lines
   pyg_compare engine_compare)
 not_steps=(machine run) # sourced by the others; this script
 
