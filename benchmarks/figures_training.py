@@ -79,10 +79,10 @@ def depth_runs(**match):
     return {r["seed"]: r for r in table("pipeline_depth.csv").where(**match)}
 
 
-def versus_local(got, local):
+def versus_local(got, local, key="test_acc"):
     """'mean% (lo-hi)', mean gap and worst seed's gap to one process, in points."""
-    acc = [100 * float(r["test_acc"]) for r in got.values()]
-    gaps = [100 * (float(got[s]["test_acc"]) - float(local[s]["test_acc"])) for s in got if s in local]
+    acc = [100 * float(r[key]) for r in got.values()]
+    gaps = [100 * (float(got[s][key]) - float(local[s][key])) for s in got if s in local]
     return [f"{statistics.mean(acc):.2f}% ({min(acc):.1f}-{max(acc):.1f})",
             f"{statistics.mean(gaps):+.2f}", f"{min(gaps):+.2f}"]
 
@@ -91,19 +91,27 @@ def fig_pipeline_depth__source():
     return table("pipeline_depth.csv").source()
 
 
-def fig_pipeline_depth__table():
+def depth_table(key):
     t = table("pipeline_depth.csv")
     rows = []
     for d in DEPTH_NAMES:
         for layers in sorted({int(r["layers"]) for r in t.where(dataset=d, features="raw")}):
             local = depth_runs(dataset=d, features="raw", layers=layers, variant="local")
-            row = [DEPTH_NAMES[d], layers, len(local), versus_local(local, local)[0]]
+            row = [DEPTH_NAMES[d], layers, len(local), versus_local(local, local, key)[0]]
             for v in ("pipeline", "hybrid"):
                 got = depth_runs(dataset=d, features="raw", layers=layers, variant=v)
-                row += versus_local(got, local) if got else ["-", "-", "-"]
+                row += versus_local(got, local, key) if got else ["-", "-", "-"]
             rows.append(row)
     return markdown(["dataset", "layers", "seeds", "one process", "pipeline 4x8", "gap", "worst seed",
                      "hybrid 2x2, K=8", "gap", "worst seed"], rows)
+
+
+def fig_pipeline_depth__table():
+    return depth_table("test_acc")
+
+
+def fig_pipeline_depth__last10():
+    return depth_table("test_acc_last10")
 
 
 def fig_pipeline_depth__validation():
