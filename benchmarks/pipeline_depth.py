@@ -27,6 +27,7 @@ def summary(path):
     return {"test_acc": final[0]["test_acc"], "test_acc_last10": last10,
             "best_val_acc": final[0]["best_val_acc"],
             "best_epoch": final[0]["best_epoch"], "final_loss": epochs[-1]["loss"],
+            "lowest_loss": min(e["loss"] for e in epochs),
             "epoch_s": statistics.median(e["epoch_s"] for e in epochs[1:] or epochs),
             "bytes_per_epoch": sum(epochs[-1].get("comm_bytes", {}).values()),
             "history_fraction": epochs[-1].get("history_fraction", 0.0)}

@@ -10,7 +10,10 @@
 # coauthor_physics"), STRATA_LAYERS ("16 32"), STRATA_FEATURES ("raw": binarized, not
 # row-normalized; "rownorm": the loader's default), STRATA_SEEDS ("0 1 2 3 4"),
 # STRATA_VARIANTS ("local pipeline hybrid"), STRATA_EPOCHS (100), STRATA_JOBS (runs at
-# once, 2). Runs already in RAW are kept, so the grid can be filled in several sittings.
+# once, 2), STRATA_TRAIN_ARGS (more `strata train` options, e.g. "--dropout 0.6"). Runs
+# already in RAW are kept, so the grid can be filled in several sittings. GCNII's Cora
+# setting: STRATA_NAMES=cora STRATA_LAYERS=64 STRATA_EPOCHS=600 STRATA_TRAIN_ARGS="--dropout 0.6"
+# STRATA_VARIANTS="local pipeline" (about 17 minutes a run on one core of this machine).
 # Writes RESULTS/raw_pipeline_depth/*.jsonl and RESULTS/pipeline_depth.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,7 +51,7 @@ run() {  # dataset form layers variant seed
   [[ -s $raw/$tag.jsonl ]] && grep -q '"final"' "$raw/$tag.jsonl" && return
   [[ $4 != local ]] && launcher=(mpirun -np 4)
   "${launcher[@]}" "$strata" train --dataset "$raw/$1-$2.strata" ${variant[$4]} --model gcnii \
-    --layers "$3" --hidden 64 --epochs "$epochs" --seed "$5" ${train_form[$2]} --metrics "$raw/$tag.jsonl" \
+    --layers "$3" --hidden 64 --epochs "$epochs" --seed "$5" ${train_form[$2]} ${STRATA_TRAIN_ARGS:-} --metrics "$raw/$tag.jsonl" \
     >"$raw/$tag.log" 2>&1
   echo "[$(date -u +%T)] $tag: $(tail -n 2 "$raw/$tag.log" | head -n 1)" >&2
 }
