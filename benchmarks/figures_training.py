@@ -144,6 +144,15 @@ def fig_pipeline_depth__rownorm16():
     return rownorm_summary(16)
 
 
+def fig_pipeline_depth__cora():
+    local = depth_runs(dataset="cora", features="rownorm", layers=64, variant="local")
+    pipe = depth_runs(dataset="cora", features="rownorm", layers=64, variant="pipeline")
+    mine, _, _ = versus_local(local, local)
+    theirs, gap, worst = versus_local(pipe, local)
+    return (f"one process {mine}, pipeline {theirs}: {gap} points on average, worst seed {worst} "
+            f"({len(pipe)} seeds)")
+
+
 def fig_stale_grad_cost__source():
     return table("stale_grad_cost.csv").source()
 

@@ -13,7 +13,7 @@
 # once, 2), STRATA_TRAIN_ARGS (more `strata train` options, e.g. "--dropout 0.6"). Runs
 # already in RAW are kept, so the grid can be filled in several sittings. GCNII's Cora
 # setting: STRATA_NAMES=cora STRATA_LAYERS=64 STRATA_EPOCHS=600 STRATA_TRAIN_ARGS="--dropout 0.6"
-# STRATA_VARIANTS="local pipeline" (about 17 minutes a run on one core of this machine).
+# STRATA_VARIANTS="local pipeline" STRATA_FEATURES=rownorm (about 3 minutes a run here).
 # Writes RESULTS/raw_pipeline_depth/*.jsonl and RESULTS/pipeline_depth.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
