@@ -15,18 +15,21 @@ from pathlib import Path
 from bench_csv import write_csv
 
 
-def summary(path):
+def read_run(path):
+    """A run's epoch lines and its final line; None if it did not finish."""
     lines = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
     epochs = [l for l in lines if l.get("event") == "epoch"]
     final = [l for l in lines if l.get("event") == "final"]
-    if not epochs or not final:
-        return None  # a run that did not finish
+    return (epochs, final[0]) if epochs and final else None
+
+
+def summary(epochs, final):
     # Test accuracy at the best validation epoch moves by points with the epoch picked; the
     # mean over the last 10 epochs is a steadier second view of the same run.
     last10 = statistics.mean(e["test_acc"] for e in epochs[-10:])
-    return {"test_acc": final[0]["test_acc"], "test_acc_last10": last10,
-            "best_val_acc": final[0]["best_val_acc"],
-            "best_epoch": final[0]["best_epoch"], "final_loss": epochs[-1]["loss"],
+    return {"test_acc": final["test_acc"], "test_acc_last10": last10,
+            "best_val_acc": final["best_val_acc"],
+            "best_epoch": final["best_epoch"], "final_loss": epochs[-1]["loss"],
             "lowest_loss": min(e["loss"] for e in epochs),
             "epoch_s": statistics.median(e["epoch_s"] for e in epochs[1:] or epochs),
             "bytes_per_epoch": sum(epochs[-1].get("comm_bytes", {}).values()),
@@ -59,12 +62,12 @@ def table(rows):
                   f"{min(acc):.1f}-{max(acc):.1f}\t{gap}\t{mb:.1f}\t{t:.3f}")
 
 
-def curves(raw, results, header):
+def curves(runs, results, header):
     """Mean loss and validation accuracy per epoch over seeds, for the row-normalized runs."""
     series = {}
-    for path in sorted(raw.glob("*-rownorm-*.jsonl")):
-        name = parse_name(path.stem)
-        epochs = [l for l in map(json.loads, path.read_text().splitlines()) if l.get("event") == "epoch"]
+    for name, epochs in runs:
+        if name["features"] != "rownorm":
+            continue
         key = (name["dataset"], name["layers"], name["variant"])
         for e in epochs:
             series.setdefault(key, {}).setdefault(e["epoch"], []).append((e["loss"], e["val_acc"]))
@@ -78,15 +81,18 @@ def curves(raw, results, header):
 
 def main():
     raw, results, header = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+    runs = []  # (name, epochs) of every finished run, each file read once
     rows = []
     for path in sorted(raw.glob("*.jsonl")):
-        s = summary(path)
-        if s is not None:
-            rows.append({**parse_name(path.stem), **s})
+        run = read_run(path)
+        if run is not None:
+            name = parse_name(path.stem)
+            runs.append((name, run[0]))
+            rows.append({**name, **summary(*run)})
     if not rows:
         sys.exit(f"pipeline_depth.py: no finished runs in {raw}")
     write_csv(results / "pipeline_depth.csv", rows, header)
-    curves(raw, results, header)
+    curves(runs, results, header)
     table(rows)
 
 

@@ -42,9 +42,8 @@ TrainConfig to_train_config(const Config& c) {
 }
 
 StaleGrad parse_stale_grad(std::string_view name) {
-  if (name == "drop") return StaleGrad::kDrop;
-  if (name == "delay") return StaleGrad::kDelay;
-  if (name == "exact") return StaleGrad::kExact;
+  for (StaleGrad s : {StaleGrad::kDrop, StaleGrad::kDelay, StaleGrad::kExact})
+    if (name == stale_grad_name(s)) return s;
   throw_input_error("--stale-grad must be drop, delay or exact, got '", name, "'");
 }
 
