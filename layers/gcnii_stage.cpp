@@ -61,6 +61,8 @@ void GcniiStage::begin_epoch(std::int64_t epoch, bool training) {
       else
         carry_stale(conv.g);
     }
+  for (Conv& conv : convs_)
+    if (conv.layer > 1) drop_history(conv.p, conv.layer);
   if (first_stage()) prepare_input();
 }
 

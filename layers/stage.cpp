@@ -38,6 +38,12 @@ void Stage::drop(MatrixView m, const Block& b, int layer) const {
   if (dropping()) backend_.dropout(m, graph_.ids(b), model_.dropout, model_.seed, epoch_, layer);
 }
 
+// Halo rows too: their owners drop them with the same (seed, epoch, layer, vertex) mask.
+void Stage::drop_history(kernels::Tensor& p, int layer) const {
+  const Block every_column{0, graph_.columns(), -1};
+  if (graph_.chunked()) drop(rows(p, every_column), every_column, layer);
+}
+
 Features& Stage::dropped_features() {
   features_->drop(graph_.ids(graph_.every_row()), dropping() ? model_.dropout : 0.0f, model_.seed,
                   epoch_);

@@ -31,15 +31,17 @@ inline Csr hand_graph() {
 }
 
 // One part, no halo: Â itself, its rows block by block, its transpose by a naive loop.
+// `chunked` tells the stage that blocks of fewer rows read the others from history.
 class HandGraph : public BlockGraph {
  public:
-  explicit HandGraph(Csr a) : a_(std::move(a)), ids_(static_cast<std::size_t>(a_.rows)) {
+  explicit HandGraph(Csr a, bool chunked = false)
+      : a_(std::move(a)), ids_(static_cast<std::size_t>(a_.rows)), chunked_(chunked) {
     for (std::size_t i = 0; i < ids_.size(); ++i) ids_[i] = static_cast<GlobalId>(3 * i + 1);
   }
   LocalId rows() const override { return a_.rows; }
   LocalId columns() const override { return a_.cols; }
   bool has_halo() const override { return false; }
-  bool chunked() const override { return false; }
+  bool chunked() const override { return chunked_; }
   const GlobalId* ids(const Block& b) const override { return ids_.data() + b.begin; }
   void aggregate(const Block& b, ConstMatrixView x, MatrixView out) override {
     kernels::spmm(row_block(b), x, out);
@@ -66,6 +68,7 @@ class HandGraph : public BlockGraph {
   }
   Csr a_;
   std::vector<GlobalId> ids_;
+  bool chunked_;
 };
 
 inline Matrix random_matrix(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
@@ -120,8 +123,8 @@ inline void check_gradient(std::span<float> value, std::span<const float> analyt
 class StageRun {
  public:
   StageRun(const ModelConfig& model, int first, int last, Csr a_hat,
-           const Matrix* features = nullptr, bool sparse = false)
-      : backend_(kernels::make_cpu_backend()), graph_(std::move(a_hat)) {
+           const Matrix* features = nullptr, bool sparse = false, bool chunked = false)
+      : backend_(kernels::make_cpu_backend()), graph_(std::move(a_hat), chunked) {
     if (features && sparse) sparse_x_ = sparse_part(*features);
     if (features && sparse) x_.emplace(*backend_, sparse_x_.view());
     if (features && !sparse) x_.emplace(*backend_, features->view());

@@ -85,5 +85,47 @@ TEST_CASE("dropout is drawn from the epoch: same epoch same logits, others diffe
   }
 }
 
+std::vector<std::vector<float>> contents(const std::vector<const kernels::Tensor*>& tensors) {
+  std::vector<std::vector<float>> out;
+  for (const kernels::Tensor* t : tensors) out.emplace_back(t->data(), t->data() + t->size());
+  return out;
+}
+
+// A chunked training pass reads later chunks' rows from history, which evaluation wrote
+// without dropout. Each must carry the mask that the same vertex's fresh row gets in the
+// same epoch (kept entries scaled by 1 / (1 - p)), or the exact backward, which applies
+// that mask, would not be the gradient of what the forward read.
+TEST_CASE("history rows read in a chunked pass carry that pass's dropout masks",
+          "[layers][models]") {
+  const float p = 0.5f;
+  for (ModelKind kind : kModels) {
+    INFO(model_kind_name(kind));
+    const Matrix x = random_matrix(5, 4, 3);
+    ModelConfig wide = config_of(kind, 4, p);
+    wide.hidden = 16;
+    StageRun run(wide, 0, 3, hand_graph(), &x, false, true);
+    run.set_biases(0.5f);  // fewer ReLU zeros, more masks to compare
+    std::vector<const kernels::Tensor*> history;
+    for (kernels::Tensor* t : run.stage().history_buffers()) history.push_back(t);
+    run.forward(true, 5);
+    const auto fresh = contents(history), inputs = contents(run.stage().layer_outputs());
+    run.forward(false, 0);
+    const auto eval = contents(history);
+    run.stage().begin_epoch(5, true);
+    const auto read = contents(history);
+    int kept = 0, dropped = 0;
+    for (std::size_t i = 0; i < history.size(); ++i)
+      for (std::size_t e = 0; e < read[i].size(); ++e) {
+        if (inputs[i][e] == 0.0f || eval[i][e] == 0.0f) continue;  // ReLU: no mask to see
+        const bool kept_fresh = fresh[i][e] != 0.0f;
+        CHECK((read[i][e] != 0.0f) == kept_fresh);
+        if (kept_fresh) CHECK(read[i][e] == Approx(eval[i][e] / (1.0f - p)));
+        ++(kept_fresh ? kept : dropped);
+      }
+    CHECK(kept > 20);
+    CHECK(dropped > 20);
+  }
+}
+
 }  // namespace
 }  // namespace strata

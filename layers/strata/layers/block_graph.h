@@ -32,7 +32,8 @@ class BlockGraph {
   virtual bool has_halo() const = 0;
   // Whether the rows are split into several chunks, so that some rows are read from history.
   virtual bool chunked() const = 0;
-  // The global ids of b's rows, in backend memory (they key the dropout masks).
+  // The global ids of b's rows, in backend memory (they key the dropout masks); b may
+  // reach past rows() into the halo columns.
   virtual const GlobalId* ids(const Block& b) const = 0;
 
   // out (b.size() x w) = Â[b, :] · x, x holding columns() rows.

@@ -76,6 +76,11 @@ class Stage {
  protected:
   bool dropping() const { return training_ && model_.dropout > 0.0f; }
   void drop(MatrixView m, const Block& b, int layer) const;
+  // A chunked training pass reads rows of later chunks from history, which the last
+  // evaluation wrote without dropout: give them the mask this pass draws for their vertices,
+  // so that they are what one process reads (in distribution) and the exact backward,
+  // which applies every row's mask, is the gradient of the forward that read them.
+  void drop_history(kernels::Tensor& p, int layer) const;
   // The features with this pass's input dropout (the stage holding layer 0 only).
   Features& dropped_features();
   // out = d loss / d P[b] for an aggregation Â P whose gradient on b's rows is grad: grad
