@@ -65,6 +65,9 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
                   "hybrid: graph parts per stage; stages = ranks / parts");
   cmd->add_option("--shards", a.shards, "graph: per-rank shards from `strata partition --shards`");
   cmd->add_option("--imbalance", a.config.partition.imbalance, "graph: partition imbalance");
+  cmd->add_flag("--overlap,!--no-overlap", a.config.halo.overlap,
+                "graph, hybrid: compute the rows' own columns while the halo travels (same "
+                "results); --no-overlap waits for the halo first");
   cmd->add_option("--partitioner", a.config.partition.method,
                   "graph: metis | random | range | rcm");
   auto& p = a.config.pipeline;

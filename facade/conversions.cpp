@@ -36,6 +36,7 @@ TrainConfig to_train_config(const Config& c) {
   t.weight_decay = c.optimizer.weight_decay;
   t.seed = c.seed;
   t.on_nan = parse_on_nan(c.optimizer.on_nan);
+  t.overlap = c.halo.overlap;
   t.checkpoint = {c.checkpoint.dir, c.checkpoint.every, c.checkpoint.resume, c.checkpoint.keep,
                   c.checkpoint.on_event};
   return t;

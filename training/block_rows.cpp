@@ -2,10 +2,21 @@
 
 namespace strata {
 
-BlockRows::BlockRows(const RowLayout& layout, const kernels::Backend& backend, StageHalo* halo)
+namespace {
+
+// Rows per piece of the owned columns' product: about a millisecond of SpMM at width 64
+// on a CPU core, so that MPI, which moves data only inside its calls, is called often
+// enough to keep a link busy.
+constexpr LocalId kRowsPerPiece = 2048;
+
+}  // namespace
+
+BlockRows::BlockRows(const RowLayout& layout, const kernels::Backend& backend, StageHalo* halo,
+                     bool overlap)
     : layout_(layout),
       backend_(backend),
       halo_(halo),
+      overlap_(overlap),
       ids_(kernels::to_backend<GlobalId>(backend, layout.order)),
       chunks_(layout.chunks.size()) {}
 
@@ -18,6 +29,11 @@ BlockRows::Chunk& BlockRows::chunk(const Block& b) {
 // A block of every row multiplies the whole matrix (local and graph mode take this path
 // every time); a chunk its own rows.
 void BlockRows::aggregate(const Block& b, ConstMatrixView x, MatrixView out) {
+  if (split_whole(b)) {
+    aggregate_split(x, out);
+    return;
+  }
+  settle();
   if (whole(b)) {
     if (!a_hat_) a_hat_ = backend_.sparse(layout_.a_hat.view());
     a_hat_->multiply(x, out);
@@ -26,6 +42,7 @@ void BlockRows::aggregate(const Block& b, ConstMatrixView x, MatrixView out) {
   Chunk& c = chunk(b);
   if (!c.rows) c.rows = backend_.sparse(row_block_copy(layout_.a_hat, b).view());
   c.rows->multiply(x, out);
+  if (progress_) progress_();
 }
 
 kernels::SparseMatrix& BlockRows::transposed_whole() {
@@ -34,6 +51,11 @@ kernels::SparseMatrix& BlockRows::transposed_whole() {
 }
 
 void BlockRows::scatter_gradient(const Block& b, ConstMatrixView grad, MatrixView g) {
+  settle();
+  if (split_whole(b)) {
+    scatter_split(grad, g);
+    return;
+  }
   if (whole(b)) {
     transposed_whole().multiply(grad, g, 1.0f);
     return;
@@ -50,9 +72,11 @@ void BlockRows::scatter_gradient(const Block& b, ConstMatrixView grad, MatrixVie
   const MatrixView touched{scratch_.as<float>(), c.touched_count, grad.cols, grad.cols};
   c.transposed->multiply(grad, touched);
   backend_.scatter_rows(touched.data, c.touched.as<LocalId>(), c.touched_count, g, true);
+  if (progress_) progress_();
 }
 
 void BlockRows::transpose_multiply(const Block& b, ConstMatrixView grad, MatrixView out) {
+  settle();
   if (whole(b)) {
     transposed_whole().multiply(grad, out);
     return;
@@ -63,11 +87,74 @@ void BlockRows::transpose_multiply(const Block& b, ConstMatrixView grad, MatrixV
 }
 
 void BlockRows::exchange(const Block& b, MatrixView x, bool training) {
-  if (halo_) halo_->forward(b, x, training);
+  settle();
+  if (split_whole(b))
+    halo_->start_forward(x, training, !overlap_);
+  else if (halo_)
+    halo_->forward(b, x, training);
 }
 
+// A whole block's gradient exchange that scatter_gradient started only needs its end;
+// gradient the blocks of chunks scattered is sent whole.
 void BlockRows::exchange_gradient(const Block& b, MatrixView g) {
-  if (halo_) halo_->backward(b, g);
+  if (!halo_) return;
+  if (split_whole(b) && halo_->backward_pending()) {
+    halo_->finish();
+    return;
+  }
+  settle();
+  halo_->backward(b, g);
+}
+
+void BlockRows::settle() {
+  if (halo_ && halo_->pending()) halo_->finish();
+}
+
+BlockRows::Split& BlockRows::split() {
+  if (split_) return *split_;
+  const LocalId owned = layout_.owned;
+  const Csr inner = column_range(layout_.a_hat, 0, owned);
+  const Csr inner_t = transpose(inner);
+  const Csr outer = column_range(layout_.a_hat, owned, owned + layout_.halo);
+  Split& s = split_.emplace();
+  for (LocalId r = 0; r < owned; r += kRowsPerPiece) s.piece_starts.push_back(r);
+  s.piece_starts.push_back(owned);
+  for (std::size_t i = 0; i + 1 < s.piece_starts.size(); ++i) {
+    const Block piece{s.piece_starts[i], s.piece_starts[i + 1], -1};
+    s.owned.push_back(backend_.sparse(row_block_copy(inner, piece).view()));
+    s.owned_transposed.push_back(backend_.sparse(row_block_copy(inner_t, piece).view()));
+  }
+  s.halo = backend_.sparse(outer.view());
+  s.halo_transposed = backend_.sparse(transpose(outer).view());
+  return s;
+}
+
+// out = Â[:, owned] x[owned] piece by piece while the halo rows travel, then
+// out += Â[:, halo] x[halo] once they are in.
+void BlockRows::aggregate_split(ConstMatrixView x, MatrixView out) {
+  Split& s = split();
+  const LocalId owned = layout_.owned;
+  const ConstMatrixView inner = x.rows_range(0, owned);
+  for (std::size_t i = 0; i < s.owned.size(); ++i) {
+    s.owned[i]->multiply(inner, out.rows_range(s.piece_starts[i], s.piece_starts[i + 1]));
+    halo_->progress();
+  }
+  halo_->finish();
+  s.halo->multiply(x.rows_range(owned, owned + layout_.halo), out, 1.0f);
+}
+
+// g[halo] += Â[:, halo]ᵀ grad first, so that those rows leave for their owners while
+// g[owned] += Â[:, owned]ᵀ grad is computed; exchange_gradient adds what arrives.
+void BlockRows::scatter_split(ConstMatrixView grad, MatrixView g) {
+  Split& s = split();
+  const LocalId owned = layout_.owned;
+  s.halo_transposed->multiply(grad, g.rows_range(owned, owned + layout_.halo), 1.0f);
+  halo_->start_backward(g, !overlap_);
+  for (std::size_t i = 0; i < s.owned_transposed.size(); ++i) {
+    s.owned_transposed[i]->multiply(grad, g.rows_range(s.piece_starts[i], s.piece_starts[i + 1]),
+                                    1.0f);
+    halo_->progress();
+  }
 }
 
 }  // namespace strata

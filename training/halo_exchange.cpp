@@ -3,8 +3,16 @@
 namespace strata {
 namespace {
 
+// One tag for every halo transfer: a communicator carries one exchange at a time, and
+// messages between two ranks with one tag arrive in the order sent.
+constexpr int kHaloTag = 71;
+
 void ensure_bytes(kernels::Buffer& b, std::size_t bytes, const kernels::Backend& backend) {
   if (b.bytes() < bytes) b = kernels::Buffer(backend, bytes);
+}
+
+std::byte* bytes_at(kernels::Buffer& b, std::int64_t offset) {
+  return static_cast<std::byte*>(b.data()) + offset;
 }
 
 }  // namespace
@@ -18,6 +26,9 @@ HaloExchange::HaloExchange(const HaloPlan& plan, Communicator& data,
   STRATA_CHECK(
       static_cast<int>(plan.send.size()) == data.size() && plan.recv.size() == plan.send.size(),
       "HaloExchange: a plan for ", plan.send.size(), " peers on ", data.size(), " ranks");
+  const auto self = static_cast<std::size_t>(data.rank());
+  STRATA_CHECK(plan.send[self].empty() && plan.recv[self].empty(),
+               "HaloExchange: a plan that sends rows to their own rank");
 }
 
 HaloExchange::Side HaloExchange::side_of(const std::vector<std::vector<LocalId>>& lists,
@@ -33,35 +44,68 @@ HaloExchange::Side HaloExchange::side_of(const std::vector<std::vector<LocalId>>
   return side;
 }
 
-// Packs the rows `out` lists, exchanges them, and writes (or adds, peer by peer) what
-// arrives into the rows `in` lists.
-void HaloExchange::exchange(Side& out, Side& in, MatrixView rows, CommCategory category, bool add) {
+// Packs the rows `out` lists and posts a receive and a send per peer that has rows for
+// this one or wants some of it; what arrives goes to the rows `in` lists at finish().
+void HaloExchange::start(const Side& out, const Side& in, MatrixView rows, CommCategory category,
+                         bool add, bool blocking) {
+  STRATA_CHECK(!pending_, "a halo exchange started before the last one finished");
   if (data_.size() == 1) return;
-  const std::int64_t w = rows.cols, row_bytes = w * 4;
-  const auto peers = static_cast<std::size_t>(data_.size());
-  send_bytes_.resize(peers);
-  recv_bytes_.resize(peers);
-  for (std::size_t q = 0; q < peers; ++q) {
-    send_bytes_[q] = (out.starts[q + 1] - out.starts[q]) * row_bytes;
-    recv_bytes_[q] = (in.starts[q + 1] - in.starts[q]) * row_bytes;
-  }
-  const auto send_total = static_cast<std::size_t>(out.starts.back() * row_bytes);
-  const auto recv_total = static_cast<std::size_t>(in.starts.back() * row_bytes);
-  ensure_bytes(send_buffer_, send_total, backend_);
-  ensure_bytes(recv_buffer_, recv_total, backend_);
+  const std::int64_t row_bytes = rows.cols * 4;
+  ensure_bytes(send_buffer_, static_cast<std::size_t>(out.starts.back() * row_bytes), backend_);
+  ensure_bytes(recv_buffer_, static_cast<std::size_t>(in.starts.back() * row_bytes), backend_);
   backend_.gather_rows(rows, out.list.as<LocalId>(), out.starts.back(), send_buffer_.as<float>());
-  data_.all_to_all_v({static_cast<const std::byte*>(send_buffer_.data()), send_total}, send_bytes_,
-                     {static_cast<std::byte*>(recv_buffer_.data()), recv_total}, recv_bytes_,
-                     category);
-  if (!add) {
-    backend_.scatter_rows(recv_buffer_.as<float>(), in.list.as<LocalId>(), in.starts.back(), rows,
+  post(out, in, row_bytes, category);
+  pending_ = Pending{&in, rows, add};
+  waited_ = false;
+  if (blocking) wait();
+}
+
+void HaloExchange::post(const Side& out, const Side& in, std::int64_t row_bytes,
+                        CommCategory category) {
+  requests_.clear();
+  for (int q = 0; q < data_.size(); ++q) {
+    const auto p = static_cast<std::size_t>(q);
+    const std::int64_t receive = (in.starts[p + 1] - in.starts[p]) * row_bytes;
+    if (q != data_.rank() && receive > 0)
+      requests_.push_back(data_.irecv(
+          q, kHaloTag,
+          {bytes_at(recv_buffer_, in.starts[p] * row_bytes), static_cast<std::size_t>(receive)},
+          category));
+  }
+  for (int q = 0; q < data_.size(); ++q) {
+    const auto p = static_cast<std::size_t>(q);
+    const std::int64_t send = (out.starts[p + 1] - out.starts[p]) * row_bytes;
+    if (q != data_.rank() && send > 0)
+      requests_.push_back(data_.isend(
+          q, kHaloTag,
+          {bytes_at(send_buffer_, out.starts[p] * row_bytes), static_cast<std::size_t>(send)},
+          category));
+  }
+  data_.flush();
+}
+
+void HaloExchange::wait() {
+  data_.wait_all(requests_);
+  requests_.clear();
+  waited_ = true;
+}
+
+void HaloExchange::finish() {
+  if (!pending_) return;
+  if (!waited_) wait();
+  const Pending p = *pending_;
+  pending_.reset();
+  const std::int64_t w = p.rows.cols;
+  const Side& in = *p.in;
+  if (!p.add) {
+    backend_.scatter_rows(recv_buffer_.as<float>(), in.list.as<LocalId>(), in.starts.back(), p.rows,
                           false);
     return;
   }
-  for (std::size_t q = 0; q < peers; ++q)  // a row may come from several peers
+  for (std::size_t q = 0; q + 1 < in.starts.size(); ++q)  // a row may come from several peers
     backend_.scatter_rows(recv_buffer_.as<float>() + in.starts[q] * w,
                           in.list.as<LocalId>() + in.starts[q], in.starts[q + 1] - in.starts[q],
-                          rows, true);
+                          p.rows, true);
 }
 
 }  // namespace strata

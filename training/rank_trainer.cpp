@@ -36,7 +36,7 @@ RankTrainer::RankTrainer(RankGrid& grid, const kernels::Backend& backend, RankDa
       halo_(grid.parts() > 1
                 ? std::optional<StageHalo>(std::in_place, layout_, *grid.data_group(), backend)
                 : std::nullopt),
-      rows_(layout_, backend, halo_ ? &*halo_ : nullptr),
+      rows_(layout_, backend, halo_ ? &*halo_ : nullptr, setup.config.overlap),
       features_(features_on(backend, data.features)),
       labels_(std::move(data.labels)),
       labels_on_backend_(backend, labels_),
@@ -55,6 +55,7 @@ RankTrainer::RankTrainer(RankGrid& grid, const kernels::Backend& backend, RankDa
   }
   output_layer_ = last_stage() ? model_type(setup.model.kind).output_layer(setup.model)
                                : setup.bounds[grid_.stage() + 1];
+  if (grid_.stages() > 1) rows_.set_progress([this] { grid_.data_pipe().progress(); });
   set_initial_weights();
 }
 

@@ -175,6 +175,22 @@ Csr row_block_copy(const Csr& a, const Block& b) {
   return c;
 }
 
+Csr column_range(const Csr& a, LocalId begin, LocalId end) {
+  Csr c;
+  c.rows = a.rows;
+  c.cols = end - begin;
+  c.offsets.assign(1, 0);
+  for (LocalId r = 0; r < a.rows; ++r) {
+    for (EdgeOffset e = a.offsets[r]; e < a.offsets[r + 1]; ++e) {
+      if (a.indices[e] < begin || a.indices[e] >= end) continue;
+      c.indices.push_back(a.indices[e] - begin);
+      if (!a.values.empty()) c.values.push_back(a.values[e]);
+    }
+    c.offsets.push_back(static_cast<EdgeOffset>(c.indices.size()));
+  }
+  return c;
+}
+
 Csr transposed_block(const Csr& a, const Block& b, std::vector<LocalId>& touched) {
   touched.assign(a.indices.begin() + a.offsets[b.begin], a.indices.begin() + a.offsets[b.end]);
   std::sort(touched.begin(), touched.end());

@@ -27,13 +27,30 @@ void StageHalo::forward(const Block& b, MatrixView rows, bool training) {
   exchange_of(b).forward(rows, training ? CommCategory::kHaloForward : CommCategory::kEval);
 }
 
+void StageHalo::start_forward(MatrixView rows, bool training, bool blocking) {
+  whole_.start_forward(rows, training ? CommCategory::kHaloForward : CommCategory::kEval, blocking);
+}
+
+void StageHalo::start_backward(MatrixView g, bool blocking) {
+  whole_.start_backward(g, CommCategory::kHaloBackward, blocking);
+  whole_gradient_ = g;
+}
+
+void StageHalo::finish() {
+  whole_.finish();
+  if (!whole_gradient_) return;
+  const MatrixView halo = whole_gradient_->rows_range(owned_, owned_ + halo_);
+  backend_.zero(halo.data, static_cast<std::size_t>(halo.rows * halo.cols) * sizeof(float));
+  whole_gradient_.reset();
+}
+
 void StageHalo::backward(const Block& b, MatrixView g) {
-  exchange_of(b).backward(g, CommCategory::kHaloBackward);
   if (b.chunk < 0) {
-    const MatrixView halo = g.rows_range(owned_, owned_ + halo_);
-    backend_.zero(halo.data, static_cast<std::size_t>(halo.rows * halo.cols) * sizeof(float));
+    start_backward(g, true);
+    finish();
     return;
   }
+  exchange_of(b).backward(g, CommCategory::kHaloBackward);
   const auto c = static_cast<std::size_t>(b.chunk);
   const auto bytes = static_cast<std::size_t>(chunk_halo_counts_[c] * g.cols) * sizeof(float);
   if (zeros_.bytes() < bytes) {

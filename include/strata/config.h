@@ -70,18 +70,25 @@ struct Config {
 
   /// Pipeline mode (one stage per rank), and the stages of hybrid mode.
   struct Pipeline {
-    int chunks = 4;                   ///< vertex chunks per epoch; 1 is exact
-    std::string chunking = "metis";   ///< metis | rcm | range
-    std::string layer_split;          ///< "4,4,4,4": layers per stage; empty: balanced by cost
+    int chunks = 4;                    ///< vertex chunks per epoch; 1 is exact
+    std::string chunking = "metis";    ///< metis | rcm | range
+    std::string layer_split;           ///< "4,4,4,4": layers per stage; empty: balanced by cost
     std::string stale_grad = "exact";  ///< exact | drop | delay: see --stale-grad
-    float stale_weight = 1.0f;        ///< delay: the share of last epoch's stale gradient added
-    int warmup_epochs = 0;            ///< exact (one-chunk) epochs before chunking starts
-    bool alternate_order = false;     ///< reverse the chunk order on odd epochs
-    float smoothing = 0.0f;           ///< history = s * previous + (1 - s) * fresh, in [0, 1)
+    float stale_weight = 1.0f;         ///< delay: the share of last epoch's stale gradient added
+    int warmup_epochs = 0;             ///< exact (one-chunk) epochs before chunking starts
+    bool alternate_order = false;      ///< reverse the chunk order on odd epochs
+    float smoothing = 0.0f;            ///< history = s * previous + (1 - s) * fresh, in [0, 1)
     /// Pipeline mode: also take every step exactly and report how far the chunked one is
     /// (EpochRecord::gradient_cosine, layer_error); about doubles an epoch's time.
     bool diagnose = false;
   } pipeline;
+
+  /// Graph and hybrid mode: the halo exchange of a block of every row.
+  struct Halo {
+    /// Multiply each layer's rows over their own part's columns while the halo rows travel,
+    /// then over the halo's (the same arithmetic either way); false: wait for them first.
+    bool overlap = true;
+  } halo;
 
   /// Hybrid mode: the graph is split into `parts` parts with Config::Partition, and the
   /// job's ranks / parts stages run the pipeline over them.

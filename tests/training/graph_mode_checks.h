@@ -69,6 +69,20 @@ inline void check_matches_reference(const TrainResult& got, const TrainResult& r
   }
 }
 
+// The same bits: every epoch's loss, accuracies and bytes, and the final weights.
+inline void check_same_bits(const TrainResult& got, const TrainResult& reference) {
+  REQUIRE(got.epochs.size() == reference.epochs.size());
+  for (std::size_t e = 0; e < got.epochs.size(); ++e) {
+    INFO("epoch " << e);
+    CHECK(got.epochs[e].loss == reference.epochs[e].loss);
+    CHECK(got.epochs[e].train_acc == reference.epochs[e].train_acc);
+    CHECK(got.epochs[e].val_acc == reference.epochs[e].val_acc);
+    CHECK(got.epochs[e].test_acc == reference.epochs[e].test_acc);
+    CHECK(got.epochs[e].comm_bytes == reference.epochs[e].comm_bytes);
+  }
+  CHECK(got.weights == reference.weights);
+}
+
 // Every epoch's loss within 1e-5 of the reference's (exact up to the order of sums).
 inline void check_same_losses(const TrainResult& got, const TrainResult& reference) {
   REQUIRE(got.epochs.size() == reference.epochs.size());

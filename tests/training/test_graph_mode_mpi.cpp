@@ -30,6 +30,27 @@ TEST_CASE("mpi graph mode trains exactly like one process, bytes as predicted") 
   }
 }
 
+// Under MPI the halo moves only when a rank calls into MPI: overlapped, it travels while
+// the owned columns multiply, and the results keep every bit.
+TEST_CASE("mpi graph mode: the halo exchange overlapped or not, the same bits") {
+  MpiCommunicator comm;
+  try {
+    for (ModelKind model : testing::kModels) {
+      INFO(model_kind_name(model));
+      const Dataset d = testing::graph_mode_dataset(true);
+      TrainConfig config = testing::graph_mode_config(3);
+      config.model = model;
+      const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, comm.size()});
+      config.overlap = false;
+      const TrainResult off = testing::train_rank(comm, d, parts, config);
+      config.overlap = true;
+      testing::check_same_bits(testing::train_rank(comm, d, parts, config), off);
+    }
+  } catch (const std::exception& e) {
+    comm.abort(e.what());
+  }
+}
+
 // One chunk: no history, so every stage layout computes what one process computes.
 TEST_CASE("mpi: pipeline and hybrid mode with one chunk train exactly like one process") {
   MpiCommunicator comm;

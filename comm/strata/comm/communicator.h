@@ -71,6 +71,10 @@ class Communicator {
   // this does nothing. A pipeline stage flushes each chunk it sends, so that the next
   // stage can start on it while this one works on the next chunk.
   void flush() { do_flush(); }
+  // Lets transfers posted earlier move on while the caller computes: MPI moves data only
+  // inside its calls, so a rank with sends and receives in flight calls this now and then.
+  // Elsewhere transfers move by themselves and this does nothing.
+  void progress() { do_progress(); }
   void send(int peer, int tag, std::span<const std::byte> data, CommCategory category);
   void recv(int peer, int tag, std::span<std::byte> data,
             CommCategory category = CommCategory::kControl);
@@ -98,6 +102,7 @@ class Communicator {
   virtual std::unique_ptr<RequestState> do_irecv(int peer, int tag, std::span<std::byte> data) = 0;
   virtual void do_wait(RequestState& state) = 0;
   virtual void do_flush() {}
+  virtual void do_progress() {}
   virtual std::unique_ptr<Communicator> do_split(int color, int key) = 0;
 
  private:

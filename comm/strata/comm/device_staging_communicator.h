@@ -30,6 +30,7 @@ class DeviceStagingCommunicator : public Communicator {
   void do_all_gather(std::span<const std::byte> mine, std::span<std::byte> all) override;
   void do_broadcast(std::span<std::byte> data, int root) override;
   void do_barrier() override { host_->barrier(); }
+  void do_progress() override { host_->progress(); }
   std::unique_ptr<RequestState> do_isend(int peer, int tag,
                                          std::span<const std::byte> data) override;
   std::unique_ptr<RequestState> do_irecv(int peer, int tag, std::span<std::byte> data) override;

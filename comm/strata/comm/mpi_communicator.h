@@ -31,6 +31,7 @@ class MpiCommunicator : public Communicator {
                                          std::span<const std::byte> data) override;
   std::unique_ptr<RequestState> do_irecv(int peer, int tag, std::span<std::byte> data) override;
   void do_wait(RequestState& state) override;
+  void do_progress() override;
   std::unique_ptr<Communicator> do_split(int color, int key) override;
 
  private:

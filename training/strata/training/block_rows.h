@@ -2,7 +2,9 @@
 // propagation matrix in a backend's memory, its blocks, and the stage's halo exchange.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "strata/kernels/backend.h"
@@ -12,10 +14,14 @@
 
 namespace strata {
 
+// A block of every row with a halo multiplies Â's owned columns and its halo columns
+// apart: the halo rows' exchange, started by exchange(), travels while the owned
+// columns are multiplied (overlap), or ends before (no overlap); the arithmetic is the same.
 class BlockRows : public BlockGraph {
  public:
   // layout and halo (nullptr without a halo) must outlive this.
-  BlockRows(const RowLayout& layout, const kernels::Backend& backend, StageHalo* halo);
+  BlockRows(const RowLayout& layout, const kernels::Backend& backend, StageHalo* halo,
+            bool overlap = true);
 
   LocalId rows() const override { return layout_.owned; }
   LocalId columns() const override { return layout_.owned + layout_.halo; }
@@ -28,6 +34,9 @@ class BlockRows : public BlockGraph {
   void transpose_multiply(const Block& b, ConstMatrixView grad, MatrixView out) override;
   void exchange(const Block& b, MatrixView x, bool training) override;
   void exchange_gradient(const Block& b, MatrixView g) override;
+  // Called after each product of a chunk's rows: MPI moves the stage rows a pipeline rank
+  // has in flight only inside its calls, so it must be called while the rank computes.
+  void set_progress(std::function<void()> progress) { progress_ = std::move(progress); }
 
  private:
   // A chunk's rows of Â, and their transpose over the columns they touch, each made on
@@ -37,16 +46,36 @@ class BlockRows : public BlockGraph {
     kernels::Buffer touched;
     std::int64_t touched_count = 0;
   };
+  // Â[:, owned] in pieces of rows (between two, the exchange in flight moves on) and
+  // Â[:, halo]; their transposes likewise, for the backward. Made on first use.
+  struct Split {
+    std::vector<std::unique_ptr<kernels::SparseMatrix>> owned, owned_transposed;
+    std::vector<LocalId> piece_starts;  // piece i: rows [starts[i], starts[i + 1])
+    std::unique_ptr<kernels::SparseMatrix> halo, halo_transposed;
+  };
   bool whole(const Block& b) const { return b.begin == 0 && b.end == layout_.owned; }
+  // Every row, as one block: every rank of the stage runs it at the same point (a chunk
+  // that happens to hold every row of this part is not one: the other parts run theirs).
+  bool split_whole(const Block& b) const {
+    return halo_ != nullptr && whole(b) && (b.chunk < 0 || layout_.chunk_count() == 1);
+  }
   Chunk& chunk(const Block& b);
   kernels::SparseMatrix& transposed_whole();
+  Split& split();
+  void aggregate_split(ConstMatrixView x, MatrixView out);
+  void scatter_split(ConstMatrixView grad, MatrixView g);
+  // Ends an exchange still in flight (a forward one whose rows nothing aggregated).
+  void settle();
 
   const RowLayout& layout_;
   const kernels::Backend& backend_;
   StageHalo* halo_;
+  bool overlap_;
+  std::function<void()> progress_;
   kernels::Buffer ids_;
   std::vector<Chunk> chunks_;
   std::unique_ptr<kernels::SparseMatrix> a_hat_, a_hat_transposed_;  // every row at once
+  std::optional<Split> split_;  // every row at once, with a halo
   kernels::Buffer scratch_;
 };
 

@@ -5,6 +5,7 @@
 // peer order, so every run adds them alike.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "strata/comm/communicator.h"
@@ -20,13 +21,31 @@ class HaloExchange {
 
   // Fills the halo rows of `rows` (owned first, then halo) with their owners' rows.
   void forward(MatrixView rows, CommCategory category) {
-    exchange(send_, recv_, rows, category, false);
+    start_forward(rows, category);
+    finish();
   }
   // Sends the halo rows (gradient contributions to remote vertices) to their owners, who
   // add them, in peer order, into the matching owned rows.
   void backward(MatrixView rows, CommCategory category) {
-    exchange(recv_, send_, rows, category, true);
+    start_backward(rows, category);
+    finish();
   }
+
+  // The same in two halves, so that a rank computes while the rows travel: start packs
+  // what it sends and posts every transfer; finish waits for them and writes (forward) or
+  // adds (backward) what arrived into the rows start was given. In between, the rows the
+  // exchange sends may change (they are packed) and those it fills must not be read; a
+  // rank calls progress() now and then, since MPI moves data only inside its calls.
+  // blocking: start also waits, for the same arithmetic with nothing in flight.
+  void start_forward(MatrixView rows, CommCategory category, bool blocking = false) {
+    start(send_, recv_, rows, category, false, blocking);
+  }
+  void start_backward(MatrixView rows, CommCategory category, bool blocking = false) {
+    start(recv_, send_, rows, category, true, blocking);
+  }
+  void finish();
+  bool pending() const { return pending_.has_value(); }
+  void progress() { data_.progress(); }
 
  private:
   // One direction of the plan: rows listed peer by peer, in backend memory.
@@ -34,15 +53,26 @@ class HaloExchange {
     kernels::Buffer list;
     std::vector<std::int64_t> starts;  // peer q's rows are [starts[q], starts[q + 1])
   };
+  // What finish needs of the exchange start posted.
+  struct Pending {
+    const Side* in;
+    MatrixView rows;
+    bool add;
+  };
   static Side side_of(const std::vector<std::vector<LocalId>>& lists,
                       const kernels::Backend& backend);
-  void exchange(Side& out, Side& in, MatrixView rows, CommCategory category, bool add);
+  void start(const Side& out, const Side& in, MatrixView rows, CommCategory category, bool add,
+             bool blocking);
+  void post(const Side& out, const Side& in, std::int64_t row_bytes, CommCategory category);
+  void wait();
 
   Communicator& data_;
   const kernels::Backend& backend_;
   Side send_, recv_;  // plan.send (owned rows) and plan.recv (halo rows)
   kernels::Buffer send_buffer_, recv_buffer_;
-  std::vector<std::int64_t> send_bytes_, recv_bytes_;
+  std::vector<Request> requests_;
+  std::optional<Pending> pending_;
+  bool waited_ = false;  // the transfers of pending_ are complete
 };
 
 }  // namespace strata

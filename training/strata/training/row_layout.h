@@ -56,6 +56,8 @@ Csr permute_symmetric(const Csr& a, std::span<const GlobalId> order);
 // Rows [b.begin, b.end) of a as a CSR of their own (offsets from zero, every column kept),
 // and their transpose over the columns they touch: touched (ascending) and Â[b, touched]ᵀ.
 Csr row_block_copy(const Csr& a, const Block& b);
+// a's entries in columns [begin, end), renumbered from zero: every row, end - begin columns.
+Csr column_range(const Csr& a, LocalId begin, LocalId end);
 Csr transposed_block(const Csr& a, const Block& b, std::vector<LocalId>& touched);
 
 }  // namespace strata

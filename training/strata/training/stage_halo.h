@@ -5,6 +5,7 @@
 // halo rows keep their last values: the history, exactly as a part's own rows of chunks
 // not yet computed.
 #pragma once
+#include <optional>
 #include <vector>
 
 #include "strata/comm/communicator.h"
@@ -26,6 +27,16 @@ class StageHalo {
   // Adds the halo rows of b's chunk into their owners' rows, and zeroes them here.
   void backward(const Block& b, MatrixView gradient);
 
+  // A whole block's exchange in two halves (HaloExchange::start_forward and _backward),
+  // for a rank that computes what needs no halo meanwhile; finish() ends it as forward()
+  // or backward() would. blocking: the transfers end inside start, nothing overlaps.
+  void start_forward(MatrixView rows, bool training, bool blocking);
+  void start_backward(MatrixView gradient, bool blocking);
+  void finish();
+  bool pending() const { return whole_.pending(); }
+  bool backward_pending() const { return whole_gradient_.has_value(); }
+  void progress() { whole_.progress(); }
+
  private:
   HaloExchange& exchange_of(const Block& b);
 
@@ -33,6 +44,7 @@ class StageHalo {
   LocalId owned_, halo_;
   std::vector<HaloExchange> chunks_;
   HaloExchange whole_;
+  std::optional<MatrixView> whole_gradient_;      // a whole block's backward in flight
   std::vector<kernels::Buffer> chunk_halo_rows_;  // per chunk: its halo rows here
   std::vector<std::int64_t> chunk_halo_counts_;
   kernels::Buffer zeros_;  // scattered over the halo rows a backward pass has sent

@@ -35,6 +35,8 @@ struct TrainConfig {
   std::vector<std::vector<float>> initial_weights;
   CheckpointOptions checkpoint;
   OnNan on_nan = OnNan::kStop;  // a step with NaN or inf (numeric_guard.h)
+  // Graph and hybrid mode: a whole block's halo travels while the owned columns multiply.
+  bool overlap = true;
 };
 
 // Mode `pipeline` (and the pipeline side of `hybrid`).
