@@ -13,3 +13,13 @@ bench_paths() {
   results=${STRATA_RESULTS:-benchmarks/results}
   mkdir -p "$results"
 }
+
+# coauthor_physics with binarized raw features, converted once into DIR; sets
+# dataset_args to train on it. Fails (status 1) when the dataset is missing.
+physics_raw() {  # physics_raw DIR
+  [[ -d $datasets/coauthor_physics ]] || return 1
+  mkdir -p "$1"
+  [[ -f $1/physics-raw.strata ]] || "$strata" convert --dataset "$datasets/coauthor_physics" \
+    --binarize --row-normalize 0 --out "$1/physics-raw.strata" >/dev/null
+  dataset_args=(--dataset "$1/physics-raw.strata" --row-normalize 0)
+}

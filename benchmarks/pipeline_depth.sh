@@ -3,7 +3,8 @@
 # the README's "Pipeline accuracy at depth". For each dataset, depth and feature form:
 # local (one process), pipeline (4 stages x 8 chunks), hybrid (2 stages x 2 parts, 8
 # chunks), all with the defaults (--stale-grad exact), and pipeline_drop / pipeline_delay
-# (the other stale-gradient rules) for the before-and-after comparison.
+# (the other stale-gradient rules) for the before-and-after comparison; graph (4 parts,
+# exact up to the order of float sums) measures how far two exact runs' accuracies part.
 # Usage: benchmarks/pipeline_depth.sh [--quick]   (--quick: coauthor_cs, 4 layers, 1 seed, 20 epochs)
 # Environment: STRATA_BUILD (default build-bench), STRATA_DATASETS (../shared/datasets),
 # STRATA_RESULTS (benchmarks/results), STRATA_NAMES (default "coauthor_cs amazon_computers
@@ -38,6 +39,7 @@ export OMP_NUM_THREADS=1
 mkdir -p "$raw"
 declare -A variant=(
   [local]="--mode local"
+  [graph]="--mode graph"
   [pipeline]="--mode pipeline --chunks 8"
   [hybrid]="--mode hybrid --parts 2 --chunks 8"
   [pipeline_drop]="--mode pipeline --chunks 8 --stale-grad drop"

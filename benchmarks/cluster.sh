@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Every mode on the emulated cluster (scripts/cluster.sh): epoch time, time waiting in
+# communication, bytes, time to a validation accuracy and test accuracy, per number of
+# hosts, link rate, model and depth. One rank per host; graph mode with the halo
+# overlapped and not, pipeline (one stage per host, 4 chunks, the default exact backward),
+# and hybrid (2 stages x hosts/2 parts) from 4 hosts on.
+# Usage: benchmarks/cluster.sh [--quick]   (--quick: synthetic graph, 2 hosts, 1 Gbit/s)
+# Environment: STRATA_HOSTS ("2 4"), STRATA_GBITS ("1 10 25"), STRATA_MODELS ("gcnii:16
+# gcnii:32 gcn:4"), STRATA_MODES ("graph graph_no_overlap pipeline hybrid"), STRATA_EPOCHS
+# (20), STRATA_TARGET (validation accuracy, 0.95), STRATA_BUILD, STRATA_DATASETS,
+# STRATA_RESULTS. Needs root. Skips (exit 0) without coauthor_physics or a cluster.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source benchmarks/machine.sh
+bench_paths
+hosts=(${STRATA_HOSTS:-2 4}) gbits=(${STRATA_GBITS:-1 10 25})
+models=(${STRATA_MODELS:-gcnii:16 gcnii:32 gcn:4})
+modes=(${STRATA_MODES:-graph graph_no_overlap pipeline hybrid})
+epochs=${STRATA_EPOCHS:-20} target=${STRATA_TARGET:-0.95}
+raw=$results/raw_cluster
+if [[ ${1:-} == --quick ]]; then
+  hosts=(2) gbits=(1) models=(gcnii:8) epochs=4 target=0.5
+  results=benchmarks/results/quick raw=$results/raw_cluster
+  dataset_args=(--dataset synthetic --nodes 20000)
+else
+  physics_raw "$raw" || { echo "cluster: skipped (no coauthor_physics)"; exit 0; }
+fi
+mkdir -p "$raw"
+export OMP_NUM_THREADS=1
+declare -A mode_args=([graph]="--mode graph" [graph_no_overlap]="--mode graph --no-overlap"
+  [pipeline]="--mode pipeline --chunks 4" [hybrid]="--mode hybrid --parts HALF --chunks 4")
+csv=$results/cluster.csv
+echo "# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); one rank per host, hidden 64, $epochs epochs, target validation accuracy $target" >"$csv"
+echo "hosts,gbit,model,layers,mode,epoch_s,comm_s,bytes_per_epoch,epochs_to_target,seconds_to_target,test_acc" >>"$csv"
+for h in "${hosts[@]}"; do
+  for gbit in "${gbits[@]}"; do
+    for m in "${models[@]}"; do
+      for mode in "${modes[@]}"; do
+        [[ $mode == hybrid && $h -lt 4 ]] && continue
+        tag=h$h-g$gbit-${m/:/}-$mode out=$raw/$tag.jsonl
+        args=${mode_args[$mode]/HALF/$((h / 2))}
+        if ! scripts/cluster.sh --hosts "$h" --gbit "$gbit" -- mpirun -np "$h" "$PWD/$strata" train \
+          $args --model "${m%:*}" --layers "${m#*:}" --hidden 64 --epochs "$epochs" \
+          "${dataset_args[@]}" --metrics "$PWD/$out" >"$raw/$tag.log" 2>&1; then
+          echo "cluster: $tag failed or the cluster could not be made ($raw/$tag.log):"
+          tail -n 3 "$raw/$tag.log"
+          exit 0
+        fi
+        python3 - "$out" "$h,$gbit,${m%:*},${m#*:},$mode" "$target" >>"$csv" <<'PY'
+import json, statistics, sys
+path, key, target = sys.argv[1], sys.argv[2], float(sys.argv[3])
+records = [json.loads(l) for l in open(path)]
+epochs = [r for r in records if r.get("event") == "epoch"]
+final = next(r for r in records if r.get("event") == "final")
+steady = epochs[2:] or epochs
+med = lambda k: statistics.median(r[k] for r in steady)
+reached = next((i for i, r in enumerate(epochs) if r["val_acc"] >= target), None)
+to_target = ("", "") if reached is None else (
+    reached + 1, f"{sum(r['epoch_s'] for r in epochs[:reached + 1]):.3f}")
+print(f"{key},{med('epoch_s'):.4f},{med('comm_s'):.4f},{sum(epochs[0]['comm_bytes'].values())},"
+      f"{to_target[0]},{to_target[1]},{final['test_acc']:.4f}")
+PY
+        echo "[$(date -u +%T)] $(tail -n 1 "$csv")" >&2
+      done
+    done
+  done
+done
+column -s, -t < <(grep -v '^#' "$csv")
