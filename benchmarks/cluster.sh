@@ -2,8 +2,9 @@
 # Every mode on the emulated cluster (scripts/cluster.sh): epoch time, time waiting in
 # communication, bytes, time to a validation accuracy and test accuracy, per number of
 # hosts, link rate, model and depth. One rank per host; graph mode with the halo
-# overlapped and not, pipeline (one stage per host, 4 chunks, the default exact backward),
-# and hybrid (2 stages x hosts/2 parts) from 4 hosts on.
+# overlapped and not, pipeline (one stage per host, 4 chunks, the default exact backward;
+# pipeline_drop: --stale-grad drop, whose backward overlaps), and hybrid (2 stages x
+# hosts/2 parts) from 4 hosts on.
 # Usage: benchmarks/cluster.sh [--quick]   (--quick: synthetic graph, 2 hosts, 1 Gbit/s)
 # Environment: STRATA_HOSTS ("2 4"), STRATA_GBITS ("1 10 25"), STRATA_MODELS ("gcnii:16
 # gcnii:32 gcn:4"), STRATA_MODES ("graph graph_no_overlap pipeline hybrid"), STRATA_EPOCHS
@@ -28,7 +29,8 @@ fi
 mkdir -p "$raw"
 export OMP_NUM_THREADS=1
 declare -A mode_args=([graph]="--mode graph" [graph_no_overlap]="--mode graph --no-overlap"
-  [pipeline]="--mode pipeline --chunks 4" [hybrid]="--mode hybrid --parts HALF --chunks 4")
+  [pipeline]="--mode pipeline --chunks 4" [hybrid]="--mode hybrid --parts HALF --chunks 4"
+  [pipeline_drop]="--mode pipeline --chunks 4 --stale-grad drop")
 csv=$results/cluster.csv
 echo "# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); one rank per host, hidden 64, $epochs epochs, target validation accuracy $target" >"$csv"
 echo "hosts,gbit,model,layers,mode,epoch_s,comm_s,bytes_per_epoch,epochs_to_target,seconds_to_target,test_acc" >>"$csv"
