@@ -1,0 +1,55 @@
+"""The README's figures of runs on the emulated cluster (scripts/cluster.sh): the halo
+overlapped or not (overlap.csv) and every mode against the link rate (cluster.csv)."""
+import statistics
+
+from figure_base import f, markdown, mb, pct, table
+
+
+def overlap_medians(gbit):
+    t = table("overlap.csv")
+    of = lambda on, key: statistics.median(float(r[key]) for r in t.where(gbit=gbit, overlap=on))
+    return {"off": of(False, "epoch_s"), "on": of(True, "epoch_s"),
+            "wait_off": of(False, "comm_s"), "wait_on": of(True, "comm_s")}
+
+
+def fig_overlap__source():
+    t = table("overlap.csv")
+    rounds = len({r["round"] for r in t.rows})
+    return f"{t.source()}, {rounds} rounds"
+
+
+def fig_overlap__table():
+    rows = []
+    for gbit in dict.fromkeys(r["gbit"] for r in table("overlap.csv").rows):
+        m = overlap_medians(gbit)
+        saved = m["off"] - m["on"]
+        rows.append([gbit, f(m["off"], 3), f(m["on"], 3), f(m["wait_off"], 3), f(m["wait_on"], 3),
+                     f"{f(saved, 3)} ({100 * saved / m['wait_off']:.0f}%)"])
+    return markdown(["Gbit/s", "epoch s, no overlap", "epoch s, overlap", "wait s, no overlap",
+                     "wait s, overlap", "saved s (share of the wait)"], rows)
+
+
+def fig_overlap__one_gbit():
+    m = overlap_medians("1")
+    return f"{100 * (m['off'] - m['on']) / m['wait_off']:.0f}%"
+
+
+def fig_cluster__source():
+    return table("cluster.csv").source()
+
+
+MODE_NAMES = {"graph": "graph, overlap", "graph_no_overlap": "graph, no overlap",
+              "pipeline": "pipeline (exact)", "pipeline_drop": "pipeline, `--stale-grad drop`",
+              "hybrid": "hybrid"}
+
+
+def fig_cluster__table():
+    rows = []
+    for r in table("cluster.csv").rows:
+        reached = f"{r['seconds_to_target']} s ({r['epochs_to_target']} epochs)" \
+            if r["epochs_to_target"] else "not reached"
+        rows.append([r["hosts"], r["gbit"], f"{r['model'].upper()} {r['layers']}",
+                     MODE_NAMES[r["mode"]], f(r["epoch_s"], 3), f(r["comm_s"], 3),
+                     mb(r["bytes_per_epoch"]), reached, pct(r["test_acc"], 1)])
+    return markdown(["hosts", "Gbit/s", "model", "mode", "epoch s", "wait s", "MB per epoch",
+                     "to val 0.95", "test acc"], rows)
