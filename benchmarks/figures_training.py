@@ -195,3 +195,34 @@ def fig_gcnii_depth__figures():
     accs = ", ".join(f"{r['layers']} layers {pct(r['test_acc'], 1)}" for r in deep)
     times = ", ".join(f(r["median_epoch_s"], 2) for r in deep)
     return (f"2-layer GCN {pct(gcn['test_acc'], 1)}; GCNII {accs} (median epoch {times} s on one thread)")
+
+
+# --- pipeline_depth_masks.csv: the same grid after history rows took their dropout masks ---------
+
+def masks_runs(**match):
+    return {r["seed"]: r for r in table("pipeline_depth_masks.csv").where(**match)}
+
+
+def fig_pipeline_masks__source():
+    return table("pipeline_depth_masks.csv").source()
+
+
+def fig_pipeline_masks__table():
+    rows = []
+    t = table("pipeline_depth_masks.csv")
+    for d in DEPTH_NAMES:
+        for layers in sorted({int(r["layers"]) for r in t.where(dataset=d, features="raw")}):
+            match = dict(dataset=d, features="raw", layers=layers)
+            local = masks_runs(variant="local", **match)
+            before = depth_runs(variant="pipeline", **match)
+            now = {v: masks_runs(variant=v, **match) for v in ("pipeline", "hybrid", "graph")}
+            if not now["pipeline"]:
+                continue
+            gaps = lambda got, key="test_acc": versus_local(got, local, key)[1:] if got else ["-", "-"]
+            rows.append([DEPTH_NAMES[d], layers, len(now["pipeline"]), *gaps(before),
+                         *gaps(now["pipeline"]), *gaps(now["pipeline"], "test_acc_last10"),
+                         *gaps(now["hybrid"]), *gaps(now["graph"]),
+                         *gaps(now["graph"], "test_acc_last10")])
+    return markdown(["dataset", "layers", "seeds", "pipeline before: gap", "worst",
+                     "pipeline now: gap", "worst", "now, last 10: gap", "worst", "hybrid now: gap",
+                     "worst", "graph mode: gap", "worst", "graph, last 10: gap", "worst"], rows)
