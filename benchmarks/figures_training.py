@@ -74,9 +74,9 @@ def fig_pipeline_accuracy__amazon_best_epochs():
 DEPTH_NAMES = {**DATASET_NAMES, "coauthor_physics": "Coauthor Physics"}
 
 
-def depth_runs(**match):
-    """{seed: row} of pipeline_depth.csv's runs that match."""
-    return {r["seed"]: r for r in table("pipeline_depth.csv").where(**match)}
+def depth_runs(csv="pipeline_depth.csv", **match):
+    """{seed: row} of the runs of csv (pipeline_depth.csv or pipeline_depth_masks.csv) that match."""
+    return {r["seed"]: r for r in table(csv).where(**match)}
 
 
 def versus_local(got, local, key="test_acc"):
@@ -125,10 +125,10 @@ def fig_pipeline_depth__validation():
     return "; ".join(parts)
 
 
-def rownorm_summary(layers):
+def rownorm_summary(layers, csv="pipeline_depth.csv"):
     parts = []
     for v, name in (("local", "one process"), ("pipeline", "pipeline (exact)"), ("pipeline_drop", "`drop`")):
-        runs = depth_runs(dataset="amazon_computers", features="rownorm", layers=layers, variant=v).values()
+        runs = depth_runs(csv, dataset="amazon_computers", features="rownorm", layers=layers, variant=v).values()
         lowest = [float(r["lowest_loss"]) for r in runs]
         final = [float(r["final_loss"]) for r in runs]
         acc = statistics.mean(float(r["test_acc"]) for r in runs)
@@ -144,13 +144,17 @@ def fig_pipeline_depth__rownorm16():
     return rownorm_summary(16)
 
 
-def fig_pipeline_depth__cora():
-    local = depth_runs(dataset="cora", features="rownorm", layers=64, variant="local")
-    pipe = depth_runs(dataset="cora", features="rownorm", layers=64, variant="pipeline")
-    mine, _, _ = versus_local(local, local)
-    theirs, gap, worst = versus_local(pipe, local)
+def cora_summary(csv="pipeline_depth.csv", key="test_acc"):
+    local = depth_runs(csv, dataset="cora", features="rownorm", layers=64, variant="local")
+    pipe = depth_runs(csv, dataset="cora", features="rownorm", layers=64, variant="pipeline")
+    mine, _, _ = versus_local(local, local, key)
+    theirs, gap, worst = versus_local(pipe, local, key)
     return (f"one process {mine}, pipeline {theirs}: {gap} points on average, worst seed {worst} "
             f"({len(pipe)} seeds)")
+
+
+def fig_pipeline_depth__cora():
+    return cora_summary()
 
 
 def fig_stale_grad_cost__source():
@@ -200,7 +204,7 @@ def fig_gcnii_depth__figures():
 # --- pipeline_depth_masks.csv: the same grid after history rows took their dropout masks ---------
 
 def masks_runs(**match):
-    return {r["seed"]: r for r in table("pipeline_depth_masks.csv").where(**match)}
+    return depth_runs("pipeline_depth_masks.csv", **match)
 
 
 def fig_pipeline_masks__source():
@@ -221,8 +225,51 @@ def fig_pipeline_masks__table():
             gaps = lambda got, key="test_acc": versus_local(got, local, key)[1:] if got else ["-", "-"]
             rows.append([DEPTH_NAMES[d], layers, len(now["pipeline"]), *gaps(before),
                          *gaps(now["pipeline"]), *gaps(now["pipeline"], "test_acc_last10"),
-                         *gaps(now["hybrid"]), *gaps(now["graph"]),
+                         *gaps(now["hybrid"]), *gaps(now["hybrid"], "test_acc_last10"),
+                         *gaps(now["graph"]),
                          *gaps(now["graph"], "test_acc_last10")])
     return markdown(["dataset", "layers", "seeds", "pipeline before: gap", "worst",
                      "pipeline now: gap", "worst", "now, last 10: gap", "worst", "hybrid now: gap",
-                     "worst", "graph mode: gap", "worst", "graph, last 10: gap", "worst"], rows)
+                     "worst", "hybrid, last 10: gap", "worst", "graph mode: gap", "worst", "graph, last 10: gap", "worst"], rows)
+
+
+def fig_pipeline_masks__rownorm():
+    return rownorm_summary(4, "pipeline_depth_masks.csv")
+
+
+def fig_pipeline_masks__cora():
+    return (f"best validation epoch: {cora_summary('pipeline_depth_masks.csv')}; "
+            f"last 10 epochs: {cora_summary('pipeline_depth_masks.csv', 'test_acc_last10')}")
+
+
+def fig_pipeline_masks__control():
+    match = dict(dataset="amazon_computers", features="raw", layers=32)
+    local, graph = masks_runs(variant="local", **match), masks_runs(variant="graph", **match)
+    _, gap, worst = versus_local(graph, local)
+    _, gap10, worst10 = versus_local(graph, local, "test_acc_last10")
+    spread = max(abs(float(graph[s]["test_acc_last10"]) - float(local[s]["test_acc_last10"]))
+                 for s in graph)
+    return (f"{gap} points on average and {worst} on the worst seed at the best validation epoch, "
+            f"{gap10} and {worst10} over the last 10 epochs (no seed more than "
+            f"{100 * spread:.2f} apart)")
+
+
+def pipeline_bars(key):
+    """The pipeline's largest mean gap and worst seed over the raw-feature grid, in points."""
+    t = table("pipeline_depth_masks.csv")
+    means, worsts = [], []
+    for d, layers in {(r["dataset"], r["layers"]) for r in t.where(features="raw", variant="pipeline")}:
+        match = dict(dataset=d, features="raw", layers=layers)
+        gaps = versus_local(masks_runs(variant="pipeline", **match),
+                            masks_runs(variant="local", **match), key)
+        means.append(float(gaps[1]))
+        worsts.append(float(gaps[2]))
+    return max(means, key=abs), min(worsts)
+
+
+def fig_pipeline_masks__bars():
+    m10, w10 = pipeline_bars("test_acc_last10")
+    m, w = pipeline_bars("test_acc")
+    return (f"over the last 10 epochs, every mean gap is within {abs(m10):.2f} points of one "
+            f"process and no seed is more than {abs(w10):.2f} points worse; at the best "
+            f"validation epoch, the largest mean gap is {m:+.2f} and the worst seed {w:+.2f}")
