@@ -91,15 +91,15 @@ def fig_pipeline_depth__source():
     return table("pipeline_depth.csv").source()
 
 
-def depth_table(key):
-    t = table("pipeline_depth.csv")
+def depth_table(key, csv="pipeline_depth.csv"):
+    t = table(csv)
     rows = []
     for d in DEPTH_NAMES:
         for layers in sorted({int(r["layers"]) for r in t.where(dataset=d, features="raw")}):
-            local = depth_runs(dataset=d, features="raw", layers=layers, variant="local")
+            local = depth_runs(csv, dataset=d, features="raw", layers=layers, variant="local")
             row = [DEPTH_NAMES[d], layers, len(local), versus_local(local, local, key)[0]]
             for v in ("pipeline", "hybrid"):
-                got = depth_runs(dataset=d, features="raw", layers=layers, variant=v)
+                got = depth_runs(csv, dataset=d, features="raw", layers=layers, variant=v)
                 row += versus_local(got, local, key) if got else ["-", "-", "-"]
             rows.append(row)
     return markdown(["dataset", "layers", "seeds", "one process", "pipeline 4x8", "gap", "worst seed",
@@ -273,3 +273,11 @@ def fig_pipeline_masks__bars():
     return (f"over the last 10 epochs, every mean gap is within {abs(m10):.2f} points of one "
             f"process and no seed is more than {abs(w10):.2f} points worse; at the best "
             f"validation epoch, the largest mean gap is {m:+.2f} and the worst seed {w:+.2f}")
+
+
+def fig_pipeline_masks__means():
+    return depth_table("test_acc_last10", "pipeline_depth_masks.csv")
+
+
+def fig_pipeline_masks__means_best_val():
+    return depth_table("test_acc", "pipeline_depth_masks.csv")
