@@ -48,20 +48,7 @@ for h in "${hosts[@]}"; do
           tail -n 3 "$raw/$tag.log"
           exit 0
         fi
-        python3 - "$out" "$h,$gbit,${m%:*},${m#*:},$mode" "$target" >>"$csv" <<'PY'
-import json, statistics, sys
-path, key, target = sys.argv[1], sys.argv[2], float(sys.argv[3])
-records = [json.loads(l) for l in open(path)]
-epochs = [r for r in records if r.get("event") == "epoch"]
-final = next(r for r in records if r.get("event") == "final")
-steady = epochs[2:] or epochs
-med = lambda k: statistics.median(r[k] for r in steady)
-reached = next((i for i, r in enumerate(epochs) if r["val_acc"] >= target), None)
-to_target = ("", "") if reached is None else (
-    reached + 1, f"{sum(r['epoch_s'] for r in epochs[:reached + 1]):.3f}")
-print(f"{key},{med('epoch_s'):.4f},{med('comm_s'):.4f},{sum(epochs[0]['comm_bytes'].values())},"
-      f"{to_target[0]},{to_target[1]},{final['test_acc']:.4f}")
-PY
+        echo "$h,$gbit,${m%:*},${m#*:},$mode,$(python3 benchmarks/run_summary.py "$out" "$target")" >>"$csv"
         echo "[$(date -u +%T)] $(tail -n 1 "$csv")" >&2
       done
     done

@@ -39,14 +39,8 @@ for gbit in "${gbits[@]}"; do
         tail -n 3 "${out%.jsonl}.log"
         exit 0
       fi
-      python3 - "$out" "$gbit" "$overlap" "$round" >>"$csv" <<'PY'
-import json, statistics, sys
-path, gbit, overlap, round_ = sys.argv[1:]
-epochs = [r for r in map(json.loads, open(path)) if r.get("event") == "epoch"][2:]
-med = lambda k: statistics.median(r[k] for r in epochs)
-print(f"{gbit},{overlap == 'overlap'},{round_},{med('epoch_s'):.4f},{med('comm_s'):.4f},"
-      f"{sum(epochs[0]['comm_bytes'].values())}")
-PY
+      summary=$(python3 benchmarks/run_summary.py "$out" | cut -d, -f1-3)
+      echo "$gbit,$([[ $overlap == overlap ]] && echo True || echo False),$round,$summary" >>"$csv"
       echo "[$(date -u +%T)] $gbit Gbit/s, $overlap, round $round: $(tail -n 1 "$csv")" >&2
     done
   done

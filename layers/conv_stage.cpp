@@ -49,6 +49,8 @@ void ConvStage::begin_epoch(std::int64_t epoch, bool training) {
     else
       carry_stale(layer.g);
   }
+  // A transform-first layer (hybrid mode only) holds P = Z W, which no mask on its rows
+  // reproduces: its history keeps evaluation's values.
   for (Layer& layer : layers_)
     if (layer.index > 0 && layer.aggregate_first) drop_history(layer.p, layer.index);
   if (first_ == 0) prepare_first_layer();

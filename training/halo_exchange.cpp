@@ -46,57 +46,46 @@ HaloExchange::Side HaloExchange::side_of(const std::vector<std::vector<LocalId>>
 
 // Packs the rows `out` lists and posts a receive and a send per peer that has rows for
 // this one or wants some of it; what arrives goes to the rows `in` lists at finish().
-void HaloExchange::start(const Side& out, const Side& in, MatrixView rows, CommCategory category,
-                         bool add, bool blocking) {
+void HaloExchange::start(MatrixView rows, CommCategory category, bool add, bool blocking) {
   STRATA_CHECK(!pending_, "a halo exchange started before the last one finished");
   if (data_.size() == 1) return;
+  const Side& out = add ? recv_ : send_;
+  const Side& in = add ? send_ : recv_;
   const std::int64_t row_bytes = rows.cols * 4;
   ensure_bytes(send_buffer_, static_cast<std::size_t>(out.starts.back() * row_bytes), backend_);
   ensure_bytes(recv_buffer_, static_cast<std::size_t>(in.starts.back() * row_bytes), backend_);
   backend_.gather_rows(rows, out.list.as<LocalId>(), out.starts.back(), send_buffer_.as<float>());
   post(out, in, row_bytes, category);
-  pending_ = Pending{&in, rows, add};
-  waited_ = false;
-  if (blocking) wait();
+  pending_ = Pending{rows, add};
+  if (blocking) data_.wait_all(requests_);
 }
 
+// Receives first, then sends, one per peer with rows; this rank's own slices are empty.
 void HaloExchange::post(const Side& out, const Side& in, std::int64_t row_bytes,
                         CommCategory category) {
   requests_.clear();
-  for (int q = 0; q < data_.size(); ++q) {
+  const auto slice = [row_bytes](const Side& side, kernels::Buffer& buffer, int q) {
     const auto p = static_cast<std::size_t>(q);
-    const std::int64_t receive = (in.starts[p + 1] - in.starts[p]) * row_bytes;
-    if (q != data_.rank() && receive > 0)
-      requests_.push_back(data_.irecv(
-          q, kHaloTag,
-          {bytes_at(recv_buffer_, in.starts[p] * row_bytes), static_cast<std::size_t>(receive)},
-          category));
-  }
-  for (int q = 0; q < data_.size(); ++q) {
-    const auto p = static_cast<std::size_t>(q);
-    const std::int64_t send = (out.starts[p + 1] - out.starts[p]) * row_bytes;
-    if (q != data_.rank() && send > 0)
-      requests_.push_back(data_.isend(
-          q, kHaloTag,
-          {bytes_at(send_buffer_, out.starts[p] * row_bytes), static_cast<std::size_t>(send)},
-          category));
-  }
+    return std::span(bytes_at(buffer, side.starts[p] * row_bytes),
+                     static_cast<std::size_t>((side.starts[p + 1] - side.starts[p]) * row_bytes));
+  };
+  for (int q = 0; q < data_.size(); ++q)
+    if (const auto s = slice(in, recv_buffer_, q); !s.empty())
+      requests_.push_back(data_.irecv(q, kHaloTag, s, category));
+  for (int q = 0; q < data_.size(); ++q)
+    if (const auto s = slice(out, send_buffer_, q); !s.empty())
+      requests_.push_back(data_.isend(q, kHaloTag, s, category));
   data_.flush();
-}
-
-void HaloExchange::wait() {
-  data_.wait_all(requests_);
-  requests_.clear();
-  waited_ = true;
 }
 
 void HaloExchange::finish() {
   if (!pending_) return;
-  if (!waited_) wait();
+  data_.wait_all(requests_);  // a blocking start left them waited: nothing to do
+  requests_.clear();
   const Pending p = *pending_;
   pending_.reset();
   const std::int64_t w = p.rows.cols;
-  const Side& in = *p.in;
+  const Side& in = p.add ? send_ : recv_;
   if (!p.add) {
     backend_.scatter_rows(recv_buffer_.as<float>(), in.list.as<LocalId>(), in.starts.back(), p.rows,
                           false);

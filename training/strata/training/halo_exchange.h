@@ -38,10 +38,10 @@ class HaloExchange {
   // rank calls progress() now and then, since MPI moves data only inside its calls.
   // blocking: start also waits, for the same arithmetic with nothing in flight.
   void start_forward(MatrixView rows, CommCategory category, bool blocking = false) {
-    start(send_, recv_, rows, category, false, blocking);
+    start(rows, category, false, blocking);
   }
   void start_backward(MatrixView rows, CommCategory category, bool blocking = false) {
-    start(recv_, send_, rows, category, true, blocking);
+    start(rows, category, true, blocking);
   }
   void finish();
   bool pending() const { return pending_.has_value(); }
@@ -53,26 +53,24 @@ class HaloExchange {
     kernels::Buffer list;
     std::vector<std::int64_t> starts;  // peer q's rows are [starts[q], starts[q + 1])
   };
-  // What finish needs of the exchange start posted.
+  // What finish needs of the exchange start posted (it fills recv_'s rows, or adds into
+  // send_'s when add).
   struct Pending {
-    const Side* in;
     MatrixView rows;
     bool add;
   };
   static Side side_of(const std::vector<std::vector<LocalId>>& lists,
                       const kernels::Backend& backend);
-  void start(const Side& out, const Side& in, MatrixView rows, CommCategory category, bool add,
-             bool blocking);
+  // Forward sends send_'s rows and fills recv_'s; backward (add) the other way round.
+  void start(MatrixView rows, CommCategory category, bool add, bool blocking);
   void post(const Side& out, const Side& in, std::int64_t row_bytes, CommCategory category);
-  void wait();
 
   Communicator& data_;
   const kernels::Backend& backend_;
   Side send_, recv_;  // plan.send (owned rows) and plan.recv (halo rows)
   kernels::Buffer send_buffer_, recv_buffer_;
-  std::vector<Request> requests_;
+  std::vector<Request> requests_;  // the transfers of pending_ not yet waited for
   std::optional<Pending> pending_;
-  bool waited_ = false;  // the transfers of pending_ are complete
 };
 
 }  // namespace strata
