@@ -15,6 +15,12 @@ nlohmann::json row_json(const CommVolumeRow& r) {
           {"allreduce", r.allreduce}, {"training", r.training},   {"eval", r.eval}};
 }
 
+// "float32", or the formats: "int8" or "int8 forward, bf16 backward".
+std::string codecs_text(const Config::Compress& c) {
+  if (c.forward == c.backward) return c.forward == "none" ? "float32" : c.forward;
+  return c.forward + " forward, " + c.backward + " backward";
+}
+
 double mb(std::int64_t bytes) {
   return static_cast<double>(bytes) / 1e6;
 }
@@ -85,10 +91,12 @@ int run_comm_volume(const CommVolumeArgs& args) {
   const CommVolumeReport report = predict_comm_volume(args.data.dataset, args.data.load, r);
   const GraphSummary& g = report.graph;
   if (args.json) {
-    nlohmann::json out = {
-        {"dataset", g.name},    {"nodes", g.vertices}, {"features", g.features},
-        {"classes", g.classes}, {"hidden", r.hidden},  {"model", r.model},
-        {"parts", r.ranks},     {"value_bytes", 4},    {"rows", nlohmann::json::array()}};
+    nlohmann::json out = {{"dataset", g.name},      {"nodes", g.vertices},
+                          {"features", g.features}, {"classes", g.classes},
+                          {"hidden", r.hidden},     {"model", r.model},
+                          {"parts", r.ranks},       {"rows", nlohmann::json::array()}};
+    out["compress"] = {{"forward", report.compress.forward},
+                       {"backward", report.compress.backward}};
     for (const CommVolumeRow& row : report.rows) out["rows"].push_back(row_json(row));
     if (r.memory_per_rank > 0) {
       out["memory_per_rank"] = r.memory_per_rank;
@@ -100,10 +108,10 @@ int run_comm_volume(const CommVolumeArgs& args) {
     return 0;
   }
   std::printf(
-      "%s: %lld vertices, %lld features, %d classes; %s, hidden %d, float32; MB = 1e6 bytes "
+      "%s: %lld vertices, %lld features, %d classes; %s, hidden %d, rows %s; MB = 1e6 bytes "
       "per epoch, summed over ranks\n",
       g.name.c_str(), static_cast<long long>(g.vertices), static_cast<long long>(g.features),
-      g.classes, r.model.c_str(), r.hidden);
+      g.classes, r.model.c_str(), r.hidden, codecs_text(report.compress).c_str());
   print_rows(report.rows);
   print_least(report.rows);
   if (r.memory_per_rank > 0)

@@ -68,6 +68,10 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_flag("--overlap,!--no-overlap", a.config.halo.overlap,
                 "graph, hybrid: compute the rows' own columns while the halo travels (same "
                 "results); --no-overlap waits for the halo first");
+  cmd->add_option("--compress", a.config.compress.forward,
+                  "graph, pipeline, hybrid: halo and stage rows travel as none | bf16 | int8");
+  cmd->add_option("--compress-backward", a.config.compress.backward,
+                  "their gradients as none | bf16 | int8 (default: as --compress)");
   cmd->add_option("--partitioner", a.config.partition.method,
                   "graph: metis | random | range | rcm");
   auto& p = a.config.pipeline;
@@ -130,6 +134,10 @@ void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
   cmd->add_option("--chunks", r.chunks, "pipeline chunks, for the memory estimate");
   cmd->add_option("--device", r.device,
                   "cpu | cuda: gradients are all-reduced as doubles on cpu, floats on cuda");
+  cmd->add_option("--compress", r.compress.forward,
+                  "halo and stage rows as none | bf16 | int8 (as `strata train --compress`)");
+  cmd->add_option("--compress-backward", r.compress.backward,
+                  "their gradients as none | bf16 | int8 (default: as --compress)");
   cmd->add_flag("--json", a.json, "print exact byte counts as JSON");
 }
 

@@ -24,6 +24,7 @@ nlohmann::json epoch_json(const EpochRecord& m) {
   j["compute_s"] = m.compute_s;
   j["comm_s"] = m.comm_s;
   j["comm_bytes"] = m.comm_bytes;
+  j["comm_format"] = m.comm_format;
   if (!m.stage_compute_s.empty()) {
     j["stage_compute_s"] = m.stage_compute_s;
     j["stage_idle_s"] = m.stage_idle_s;
@@ -72,6 +73,7 @@ void MetricsOutput::finish(const TrainingResult& r) {
                       {"final_test_acc", r.final_eval.test_acc},
                       {"seconds", r.seconds}};
   if (!r.comm_bytes.empty()) j["comm_bytes"] = r.comm_bytes;
+  if (!r.comm_format.empty()) j["comm_format"] = r.comm_format;
   if (!r.peak_resident_bytes.empty()) j["peak_resident_bytes"] = r.peak_resident_bytes;
   if (!r.estimated_bytes.empty()) j["estimated_bytes"] = r.estimated_bytes;
   if (!r.device_bytes.empty()) j["device_bytes"] = r.device_bytes;

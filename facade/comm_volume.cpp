@@ -27,7 +27,7 @@ void add_rows(std::vector<CommVolumeRow>& rows, const Dataset& d, const CommVolu
               const std::string& method, int layers, PartitionCache& parts_of) {
   const std::int64_t n = d.adjacency.rows;
   const ModelShape shape = model_shape_of(d, parse_model_kind(r.model), r.hidden, layers);
-  const WireFormat wire = wire_format_of(gradient_type_on(r.device));
+  const WireFormat wire = wire_format_of(gradient_type_on(r.device), to_row_codecs(r.compress));
   rows.push_back(row(method, "graph", layers, 1, r.ranks,
                      graph_volume(shape, parts_of.boundary_pairs(method, r.ranks), r.ranks, wire)));
   const int s = r.stages > 0 ? r.stages : std::min(r.ranks, layers);
@@ -53,12 +53,15 @@ CommVolumeReport predict_comm_volume(const std::string& spec, const DatasetOptio
     STRATA_REQUIRE(layers >= 1, "--layers must be at least 1, got ", layers);
   parse_model_kind(request.model);
   gradient_type_on(request.device);
+  to_row_codecs(request.compress);
   for (const auto& method : request.methods) parse_partition_method(method);
   const Dataset d = load_dataset(spec, to_load_options(options));
   STRATA_REQUIRE(request.memory_per_rank >= 0, "--memory-per-rank must not be negative");
   STRATA_REQUIRE(request.chunks >= 1, "--chunks must be at least 1, got ", request.chunks);
   PartitionCache parts_of(d, request);
-  CommVolumeReport report{summarize(d), {}, {}};
+  const RowCodecs codecs = to_row_codecs(request.compress);
+  CommVolumeReport report{
+      summarize(d), {}, {}, {row_codec_name(codecs.forward), row_codec_name(codecs.backward)}};
   for (const auto& method : request.methods)
     for (int layers : request.layers) {
       add_rows(report.rows, d, request, method, layers, parts_of);

@@ -37,9 +37,20 @@ TrainConfig to_train_config(const Config& c) {
   t.seed = c.seed;
   t.on_nan = parse_on_nan(c.optimizer.on_nan);
   t.overlap = c.halo.overlap;
+  t.compress = to_row_codecs(c.compress);
   t.checkpoint = {c.checkpoint.dir, c.checkpoint.every, c.checkpoint.resume, c.checkpoint.keep,
                   c.checkpoint.on_event};
   return t;
+}
+
+RowCodecs to_row_codecs(const Config::Compress& c) {
+  const auto parse = [](const std::string& name, const char* flag) {
+    const std::optional<RowCodec> codec = parse_row_codec(name);
+    if (!codec) throw_input_error(flag, " must be none, bf16 or int8, got '", name, "'");
+    return *codec;
+  };
+  const RowCodec forward = parse(c.forward, "--compress");
+  return {forward, c.backward.empty() ? forward : parse(c.backward, "--compress-backward")};
 }
 
 StaleGrad parse_stale_grad(std::string_view name) {
@@ -94,14 +105,36 @@ PartitionOptions to_partition_options(const Config::Partition& p, int parts, std
 }
 
 EpochRecord to_record(const EpochMetrics& m) {
-  return {m.epoch,        m.loss,
-          m.train_acc,    m.val_acc,
-          m.test_acc,     m.epoch_s,
-          m.compute_s,    m.comm_s,
-          m.comm_bytes,   m.stage_compute_s,
-          m.stage_idle_s, m.history_fraction,
-          m.step_skipped, m.gradient_cosine,
-          m.exact_loss,   m.layer_error};
+  EpochRecord r;
+  r.epoch = m.epoch;
+  r.loss = m.loss;
+  r.train_acc = m.train_acc;
+  r.val_acc = m.val_acc;
+  r.test_acc = m.test_acc;
+  r.epoch_s = m.epoch_s;
+  r.compute_s = m.compute_s;
+  r.comm_s = m.comm_s;
+  r.comm_bytes = m.comm_bytes;
+  r.stage_compute_s = m.stage_compute_s;
+  r.stage_idle_s = m.stage_idle_s;
+  r.history_fraction = m.history_fraction;
+  r.step_skipped = m.step_skipped;
+  r.gradient_cosine = m.gradient_cosine;
+  r.exact_loss = m.exact_loss;
+  r.layer_error = m.layer_error;
+  return r;
+}
+
+std::map<std::string, std::string> comm_formats(RowCodecs rows, DType gradient_type) {
+  const auto name = [](RowCodec c) {
+    return std::string(c == RowCodec::kFloat32 ? "float32" : row_codec_name(c));
+  };
+  return {{"halo_fwd", name(rows.forward)},
+          {"stage_fwd", name(rows.forward)},
+          {"eval", name(rows.forward)},
+          {"halo_bwd", name(rows.backward)},
+          {"stage_bwd", name(rows.backward)},
+          {"allreduce", gradient_type == DType::kFloat64 ? "float64" : "float32"}};
 }
 
 GraphSummary summarize(const Dataset& d) {

@@ -44,9 +44,10 @@ void add_factorizations(std::vector<Factorization>& out, const Dataset& d,
     const PartitionCache::Entry& p = parts_of.get(method, parts);
     Factorization f{method, layers, stages, parts};
     const DType gradients = gradient_type_on(r.device);
-    f.training = hybrid_volume(shape, split_layers_by_cost(shape.costs, stages), p.boundary_pairs,
-                               parts, d.adjacency.rows, wire_format_of(gradients))
-                     .training();
+    f.training =
+        hybrid_volume(shape, split_layers_by_cost(shape.costs, stages), p.boundary_pairs, parts,
+                      d.adjacency.rows, wire_format_of(gradients, to_row_codecs(r.compress)))
+            .training();
     f.memory_per_rank = largest_rank(d, train, options, p.part_of, stages, parts, gradients);
     f.fits = f.memory_per_rank <= r.memory_per_rank;
     out.push_back(f);

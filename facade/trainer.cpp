@@ -109,13 +109,22 @@ TrainingResult Trainer::run(int epochs, const EpochCallback& on_epoch) {
   train.epochs = epochs;
   train.initial_weights = flat(weights_);
   if (epochs == 0) train.checkpoint = {};  // evaluate() neither saves nor resumes
+  const std::map<std::string, std::string> formats =
+      comm_formats(train.compress, gradient_type_on(config_.device.kind));
+  const auto record = [&](const EpochMetrics& m) {
+    EpochRecord e = to_record(m);
+    if (!e.comm_bytes.empty()) e.comm_format = formats;
+    return e;
+  };
   const auto forward = [&](const EpochMetrics& m) {
-    if (on_epoch) on_epoch(to_record(m));
+    if (on_epoch) on_epoch(record(m));
   };
   const TrainResult r = train_on_device(comm, config_, *state_, train, forward);
   const std::int64_t estimate = memory_estimate(comm, config_, *state_, train);
   weights_ = named(state_->model, r.weights);
   TrainingResult out = to_result(r, timer.seconds());
+  for (std::size_t e = 0; e < r.epochs.size(); ++e) out.epochs[e] = record(r.epochs[e]);
+  if (!out.comm_bytes.empty()) out.comm_format = formats;
   const std::array<std::int64_t, 3> mine{estimate, peak_resident_bytes(), r.device_bytes};
   std::vector<std::int64_t> all(3 * static_cast<std::size_t>(comm.size()));
   comm.all_gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)),

@@ -5,20 +5,22 @@
 namespace strata {
 namespace {
 
-std::int64_t halo_bytes(const ModelShape& shape, std::int64_t pairs, bool backward, int bytes) {
+std::int64_t halo_bytes(const ModelShape& shape, std::int64_t pairs, bool backward,
+                        RowCodec codec) {
   std::int64_t total = 0;
   for (int l = 0; l < shape.layers(); ++l)
-    if (!backward || shape.backward_exchange[l]) total += pairs * shape.exchange_widths[l] * bytes;
+    if (!backward || shape.backward_exchange[l])
+      total += pairs * row_codec_bytes(codec, shape.exchange_widths[l]);
   return total;
 }
 
 std::int64_t stage_bytes(const ModelShape& shape, const StageBounds& stages, std::int64_t nodes,
-                         int bytes) {
+                         RowCodec codec) {
   STRATA_CHECK(!stages.empty() && stages.back() == shape.layers(), "stage bounds cover ",
                stages.empty() ? 0 : stages.back(), " layers of ", shape.layers());
   std::int64_t total = 0;
   for (std::size_t s = 1; s + 1 < stages.size(); ++s)
-    total += nodes * shape.boundary_widths[stages[s] - 1] * bytes;
+    total += nodes * row_codec_bytes(codec, shape.boundary_widths[stages[s] - 1]);
   return total;
 }
 
@@ -46,15 +48,15 @@ ModelShape model_shape_of(const Dataset& data, ModelKind kind, int hidden, int l
   return model_shape_of(data, model);
 }
 
-WireFormat wire_format_of(DType gradient_type) {
-  return {4, static_cast<int>(dtype_size(gradient_type))};
+WireFormat wire_format_of(DType gradient_type, RowCodecs rows) {
+  return {rows, static_cast<int>(dtype_size(gradient_type))};
 }
 
 CommVolume graph_volume(const ModelShape& shape, std::int64_t boundary_pairs, int parts,
                         WireFormat wire) {
   CommVolume v;
-  v.halo_fwd = halo_bytes(shape, boundary_pairs, false, wire.value_bytes);
-  v.halo_bwd = halo_bytes(shape, boundary_pairs, true, wire.value_bytes);
+  v.halo_fwd = halo_bytes(shape, boundary_pairs, false, wire.rows.forward);
+  v.halo_bwd = halo_bytes(shape, boundary_pairs, true, wire.rows.backward);
   v.allreduce = ring_allreduce_bytes(shape.parameters, parts, wire.gradient_bytes);
   v.eval = v.halo_fwd;
   return v;
@@ -63,8 +65,8 @@ CommVolume graph_volume(const ModelShape& shape, std::int64_t boundary_pairs, in
 CommVolume pipeline_volume(const ModelShape& shape, const StageBounds& stages, std::int64_t nodes,
                            WireFormat wire) {
   CommVolume v;
-  v.stage_fwd = stage_bytes(shape, stages, nodes, wire.value_bytes);
-  v.stage_bwd = v.stage_fwd;
+  v.stage_fwd = stage_bytes(shape, stages, nodes, wire.rows.forward);
+  v.stage_bwd = stage_bytes(shape, stages, nodes, wire.rows.backward);
   v.eval = v.stage_fwd;
   return v;
 }

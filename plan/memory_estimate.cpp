@@ -76,7 +76,12 @@ void add_stage(MemoryEstimate& e, const ModelConfig& model, const StageBounds& b
   e.activations += scratch_bytes(type, model, first, last, part.owned, cols, part.entries, plan);
   // Halo exchange buffers, which only grow: one send and one receive buffer for the whole
   // graph (evaluation) and one each per chunk, whose rows add up to the whole's.
-  e.activations += 2 * (part.sent + part.halo) * type.stage_width(model, first, last) * kFloat;
+  const std::int64_t width = type.stage_width(model, first, last);
+  const std::int64_t row = std::max(row_codec_bytes(plan.wire.forward, width),
+                                    row_codec_bytes(plan.wire.backward, width));
+  e.activations += 2 * (part.sent + part.halo) * row;
+  // Encoded stage rows (stage_wire.h): every chunk's message of a pass, and one received.
+  if (bounds.size() > 2 && plan.wire != RowCodecs{}) e.activations += 2 * part.owned * row;
   const auto [begin, end] = stage_tensor_range(model, first, last);
   std::int64_t count = 0;
   const std::vector<TensorShape> shapes = parameter_shapes(model);

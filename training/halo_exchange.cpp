@@ -1,5 +1,7 @@
 #include "strata/training/halo_exchange.h"
 
+#include "strata/core/random.h"
+
 namespace strata {
 namespace {
 
@@ -18,11 +20,12 @@ std::byte* bytes_at(kernels::Buffer& b, std::int64_t offset) {
 }  // namespace
 
 HaloExchange::HaloExchange(const HaloPlan& plan, Communicator& data,
-                           const kernels::Backend& backend)
+                           const kernels::Backend& backend, RowCodecs codecs)
     : data_(data),
       backend_(backend),
       send_(side_of(plan.send, backend)),
-      recv_(side_of(plan.recv, backend)) {
+      recv_(side_of(plan.recv, backend)),
+      codecs_(codecs) {
   STRATA_CHECK(
       static_cast<int>(plan.send.size()) == data.size() && plan.recv.size() == plan.send.size(),
       "HaloExchange: a plan for ", plan.send.size(), " peers on ", data.size(), " ranks");
@@ -44,19 +47,21 @@ HaloExchange::Side HaloExchange::side_of(const std::vector<std::vector<LocalId>>
   return side;
 }
 
-// Packs the rows `out` lists and posts a receive and a send per peer that has rows for
+// Encodes the rows `out` lists and posts a receive and a send per peer that has rows for
 // this one or wants some of it; what arrives goes to the rows `in` lists at finish().
 void HaloExchange::start(MatrixView rows, CommCategory category, bool add, bool blocking) {
   STRATA_CHECK(!pending_, "a halo exchange started before the last one finished");
   if (data_.size() == 1) return;
   const Side& out = add ? recv_ : send_;
   const Side& in = add ? send_ : recv_;
-  const std::int64_t row_bytes = rows.cols * 4;
+  const RowCodec codec = codec_of(add);
+  const std::int64_t row_bytes = row_codec_bytes(codec, rows.cols);
   ensure_bytes(send_buffer_, static_cast<std::size_t>(out.starts.back() * row_bytes), backend_);
   ensure_bytes(recv_buffer_, static_cast<std::size_t>(in.starts.back() * row_bytes), backend_);
-  backend_.gather_rows(rows, out.list.as<LocalId>(), out.starts.back(), send_buffer_.as<float>());
+  backend_.encode_rows(rows, out.list.as<LocalId>(), out.starts.back(), codec,
+                       hash_key(key_, exchanges_++), send_buffer_.data());
   post(out, in, row_bytes, category);
-  pending_ = Pending{rows, add};
+  pending_ = Pending{rows, add, codec};
   if (blocking) data_.wait_all(requests_);
 }
 
@@ -84,17 +89,17 @@ void HaloExchange::finish() {
   requests_.clear();
   const Pending p = *pending_;
   pending_.reset();
-  const std::int64_t w = p.rows.cols;
+  const std::int64_t row_bytes = row_codec_bytes(p.codec, p.rows.cols);
   const Side& in = p.add ? send_ : recv_;
   if (!p.add) {
-    backend_.scatter_rows(recv_buffer_.as<float>(), in.list.as<LocalId>(), in.starts.back(), p.rows,
-                          false);
+    backend_.decode_rows(recv_buffer_.data(), p.codec, in.list.as<LocalId>(), in.starts.back(),
+                         p.rows, false);
     return;
   }
   for (std::size_t q = 0; q + 1 < in.starts.size(); ++q)  // a row may come from several peers
-    backend_.scatter_rows(recv_buffer_.as<float>() + in.starts[q] * w,
-                          in.list.as<LocalId>() + in.starts[q], in.starts[q + 1] - in.starts[q],
-                          p.rows, true);
+    backend_.decode_rows(bytes_at(recv_buffer_, in.starts[q] * row_bytes), p.codec,
+                         in.list.as<LocalId>() + in.starts[q], in.starts[q + 1] - in.starts[q],
+                         p.rows, true);
 }
 
 }  // namespace strata

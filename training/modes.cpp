@@ -12,8 +12,8 @@
 namespace strata {
 namespace {
 
-ChunkPlan chunk_plan(const PipelineOptions& options) {
-  return {options.chunks, options.stale_grad == StaleGrad::kExact};
+ChunkPlan chunk_plan(const PipelineOptions& options, const TrainConfig& config) {
+  return {options.chunks, options.stale_grad == StaleGrad::kExact, config.compress};
 }
 
 Propagation propagation_of(const TrainConfig& config) {
@@ -92,6 +92,10 @@ TrainResult run(RankGrid& grid, const Device& device, RankData data, const RankS
 TrainResult train_one_process(const Dataset& data, const TrainConfig& config,
                               const EpochCallback& on_epoch, const Device& device) {
   validate_train_config(config);
+  STRATA_REQUIRE(config.compress == RowCodecs{}, "--compress ",
+                 row_codec_name(config.compress.forward), ",",
+                 row_codec_name(config.compress.backward),
+                 ": mode local sends no rows to compress; use graph, pipeline or hybrid mode");
   const std::unique_ptr<Communicator> solo = make_solo_communicator();
   RankGrid grid(*solo, 1, device.to_data);
   const std::vector<std::int32_t> one_chunk(static_cast<std::size_t>(data.adjacency.rows), 0);
@@ -223,7 +227,7 @@ MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& co
   const StageBounds bounds = pipeline_stage_bounds(data, config, options, stages);
   return estimate_pipeline_memory(data,
                                   model_config_for(data.features.cols(), data.num_classes, config),
-                                  bounds, stage, chunk_plan(options), gradient_type);
+                                  bounds, stage, chunk_plan(options, config), gradient_type);
 }
 
 MemoryEstimate estimate_hybrid_rank(const Dataset& data, const TrainConfig& config,
@@ -234,8 +238,8 @@ MemoryEstimate estimate_hybrid_rank(const Dataset& data, const TrainConfig& conf
   const ModelConfig model = model_config_for(data.features.cols(), data.num_classes, config);
   PartSizes part{data.adjacency.rows, 0, data.adjacency.nnz() + data.adjacency.rows};
   if (parts > 1) part = measure_part(data.adjacency, part_of, rank % parts);
-  return estimate_hybrid_memory(data, model, bounds, rank / parts, chunk_plan(options), part,
-                                gradient_type);
+  return estimate_hybrid_memory(data, model, bounds, rank / parts, chunk_plan(options, config),
+                                part, gradient_type);
 }
 
 }  // namespace strata

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "strata/core/random.h"
 #include "strata/core/timer.h"
 #include "strata/layers/model.h"
 #include "strata/training/fault_injection.h"
@@ -33,9 +34,10 @@ RankTrainer::RankTrainer(RankGrid& grid, const kernels::Backend& backend, RankDa
       setup_(setup),
       layout_(std::move(data.layout)),
       whole_{layout_.chunk_count() == 1 ? layout_.chunks : std::vector<Block>{{0, layout_.owned}}},
-      halo_(grid.parts() > 1
-                ? std::optional<StageHalo>(std::in_place, layout_, *grid.data_group(), backend)
-                : std::nullopt),
+      halo_(grid.parts() > 1 ? std::optional<StageHalo>(std::in_place, layout_, *grid.data_group(),
+                                                        backend, setup.config.compress)
+                             : std::nullopt),
+      wire_(backend, setup.config.compress),
       rows_(layout_, backend, halo_ ? &*halo_ : nullptr, setup.config.overlap),
       features_(features_on(backend, data.features)),
       labels_(std::move(data.labels)),
@@ -90,10 +92,21 @@ void RankTrainer::reduce_gradients() {
   p.finish_gradients();
 }
 
+// int8's rounding draws from (seed, epoch, pass, rank): a rerun, and a run resumed from a
+// checkpoint, round alike. pass: 0 training, 1 evaluation.
+void RankTrainer::begin_wire_passes(std::int64_t epoch, int pass) {
+  const std::uint64_t key =
+      hash_key(setup_.config.seed, static_cast<std::uint64_t>(epoch),
+               static_cast<std::uint64_t>(pass), static_cast<std::uint64_t>(grid_.job().rank()));
+  if (halo_) halo_->begin_pass(hash_key(key, 1));
+  wire_.begin_pass(hash_key(key, 2));
+}
+
 double RankTrainer::train_passes(std::int64_t epoch, const std::vector<Block>& blocks,
                                  const std::vector<int>& order, bool& skipped) {
   Parameters& parameters = stage_->parameters();
   parameters.zero_grad();
+  begin_wire_passes(epoch, 0);  // before begin_epoch, which may exchange halo rows
   stage_->begin_epoch(epoch, true);
   StepValues step{last_stage(), 0, 0, {}, {}, {}};
   step.loss = forward_pass(passes(), *stage_, blocks, order, true,
@@ -147,6 +160,7 @@ EpochMetrics RankTrainer::epoch(std::int64_t epoch) {
 }
 
 std::array<double, 4> RankTrainer::evaluate(std::int64_t epoch) {
+  begin_wire_passes(epoch, 1);
   stage_->begin_epoch(epoch, false);
   forward_pass(passes(), *stage_, whole_, {0}, false, nullptr);
   if (setup_.options.smoothing > 0.0f) smooth_history();

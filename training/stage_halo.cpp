@@ -1,19 +1,27 @@
 #include "strata/training/stage_halo.h"
 
+#include "strata/core/random.h"
+
 namespace strata {
 
-StageHalo::StageHalo(const RowLayout& layout, Communicator& group, const kernels::Backend& backend)
+StageHalo::StageHalo(const RowLayout& layout, Communicator& group, const kernels::Backend& backend,
+                     RowCodecs codecs)
     : backend_(backend),
       owned_(layout.owned),
       halo_(layout.halo),
-      whole_(layout.whole_plan, group, backend) {
+      whole_(layout.whole_plan, group, backend, codecs) {
   for (const HaloPlan& plan : layout.chunk_plans) {
-    chunks_.emplace_back(plan, group, backend);
+    chunks_.emplace_back(plan, group, backend, codecs);
     std::vector<LocalId> rows;
     for (const auto& list : plan.recv) rows.insert(rows.end(), list.begin(), list.end());
     chunk_halo_rows_.push_back(kernels::to_backend<LocalId>(backend, rows));
     chunk_halo_counts_.push_back(static_cast<std::int64_t>(rows.size()));
   }
+}
+
+void StageHalo::begin_pass(std::uint64_t key) {
+  whole_.begin_pass(key);
+  for (std::size_t c = 0; c < chunks_.size(); ++c) chunks_[c].begin_pass(hash_key(key, c + 1));
 }
 
 HaloExchange& StageHalo::exchange_of(const Block& b) {

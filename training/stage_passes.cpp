@@ -3,14 +3,27 @@
 namespace strata {
 namespace {
 
-std::span<const std::byte> bytes(ConstMatrixView m) {
-  STRATA_CHECK(m.stride == m.cols, "stage transfer of a strided block");
-  return {reinterpret_cast<const std::byte*>(m.data),
-          static_cast<std::size_t>(m.rows * m.cols) * 4};
+std::span<const std::byte> outgoing(const StagePasses& passes, ConstMatrixView rows,
+                                    bool backward) {
+  if (passes.wire) return passes.wire->outgoing(rows, backward);
+  STRATA_CHECK(rows.stride == rows.cols, "stage transfer of a strided block");
+  return {reinterpret_cast<const std::byte*>(rows.data),
+          static_cast<std::size_t>(rows.rows * rows.cols) * 4};
 }
-std::span<std::byte> bytes(MatrixView m) {
-  STRATA_CHECK(m.stride == m.cols, "stage transfer of a strided block");
-  return {reinterpret_cast<std::byte*>(m.data), static_cast<std::size_t>(m.rows * m.cols) * 4};
+
+// A blocking receive of the rows a neighbour stage sends, in the wire's format.
+void receive(const StagePasses& passes, int peer, int tag, MatrixView rows, bool backward,
+             CommCategory category) {
+  if (!passes.wire) {
+    STRATA_CHECK(rows.stride == rows.cols, "stage transfer of a strided block");
+    passes.pipe.recv(peer, tag,
+                     {reinterpret_cast<std::byte*>(rows.data),
+                      static_cast<std::size_t>(rows.rows * rows.cols) * 4},
+                     category);
+    return;
+  }
+  passes.pipe.recv(peer, tag, passes.wire->incoming(rows, backward), category);
+  passes.wire->arrived(rows, backward);
 }
 
 }  // namespace
@@ -30,11 +43,12 @@ double forward_pass(const StagePasses& passes, Stage& stage, const std::vector<B
   double loss = 0;
   for (const int c : order) {
     const Block& b = blocks[c];
-    if (rank > 0) pipe.recv(rank - 1, base + c, bytes(stage.input_rows(b)), category);
+    if (rank > 0) receive(passes, rank - 1, base + c, stage.input_rows(b), false, category);
     stage.forward(b);
     if (passes.trace) passes.trace->push_back({training ? 'f' : 'e', c});
     if (!last) {
-      sends.push_back(pipe.isend(rank + 1, base + c, bytes(stage.output_rows(b)), category));
+      sends.push_back(
+          pipe.isend(rank + 1, base + c, outgoing(passes, stage.output_rows(b), false), category));
       pipe.flush();
     } else if (training) {
       loss += chunk_loss(b);
@@ -54,12 +68,13 @@ void backward_pass(const StagePasses& passes, Stage& stage, const std::vector<Bl
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const Block& b = blocks[*it];
     if (!last)
-      pipe.recv(rank + 1, base + *it, bytes(stage.output_grad_rows(b)),
-                CommCategory::kStageBackward);
+      receive(passes, rank + 1, base + *it, stage.output_grad_rows(b), true,
+              CommCategory::kStageBackward);
     stage.backward(b);
     if (passes.trace) passes.trace->push_back({'b', *it});
     if (rank > 0) {
-      sends.push_back(pipe.isend(rank - 1, base + *it, bytes(stage.input_grad_rows(b)),
+      sends.push_back(pipe.isend(rank - 1, base + *it,
+                                 outgoing(passes, stage.input_grad_rows(b), true),
                                  CommCategory::kStageBackward));
       pipe.flush();
     }

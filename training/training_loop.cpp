@@ -134,7 +134,9 @@ RunKey base_run_key(const char* mode, int ranks, const TrainConfig& c, const std
           {"lambda", cat(c.lambda)},
           {"lr", cat(c.lr)},
           {"weight_decay", cat(c.weight_decay)},
-          {"seed", cat(c.seed)}};
+          {"seed", cat(c.seed)},
+          {"compress",
+           cat(row_codec_name(c.compress.forward), ",", row_codec_name(c.compress.backward))}};
 }
 
 TrainResult run_training(Communicator& comm, const TrainConfig& config, RunKey key,

@@ -27,9 +27,12 @@ struct CommVolumeRequest {
   /// cpu | cuda: where the ranks train. Weight-gradient sums travel as doubles on the CPU
   /// (graph mode's exactness needs them) and as floats on CUDA.
   std::string device = "cpu";
+  /// The format of halo and stage rows (Config::Compress).
+  Config::Compress compress;
 };
 
-/// Bytes per epoch, summed over ranks, float32 activations and their gradients.
+/// Bytes per epoch, summed over ranks, activations and their gradients in the request's
+/// row format.
 struct CommVolumeRow {
   std::string method, mode;  ///< mode: graph | pipeline | hybrid
   int layers = 0, stages = 1, parts = 1;
@@ -56,6 +59,8 @@ struct CommVolumeReport {
   std::vector<CommVolumeRow> rows;  ///< by method, then layers, then mode
   /// With memory_per_rank: by method, then layers, then stages ascending.
   std::vector<Factorization> factorizations;
+  /// The row formats the bytes are for, each named ("none", "bf16", "int8").
+  Config::Compress compress;
 };
 
 CommVolumeReport predict_comm_volume(const std::string& spec, const DatasetOptions& options,

@@ -90,6 +90,15 @@ struct Config {
     bool overlap = true;
   } halo;
 
+  /// Graph, pipeline and hybrid mode: the format halo rows and stage rows travel in.
+  /// "none" (float32), "bf16" (bfloat16, rounded to nearest) or "int8" (a byte per value
+  /// with a per-row range, rounded stochastically from the seed, epoch and row, so runs
+  /// stay deterministic). Counted and predicted (`strata comm-volume`) in that format.
+  struct Compress {
+    std::string forward = "none";  ///< activations, and the evaluation pass
+    std::string backward;          ///< their gradients; empty: as forward
+  } compress;
+
   /// Hybrid mode: the graph is split into `parts` parts with Config::Partition, and the
   /// job's ranks / parts stages run the pipeline over them.
   struct Hybrid {

@@ -18,6 +18,9 @@ struct EpochRecord {
   /// Bytes sent this epoch, summed over ranks, by category: halo_fwd, halo_bwd,
   /// stage_fwd, stage_bwd, allreduce (training) and eval (the evaluation pass).
   std::map<std::string, std::int64_t> comm_bytes;
+  /// The format each category of comm_bytes travelled in: "float32", "bf16" or "int8"
+  /// for rows (Config::Compress), "float64" or "float32" for the all-reduced gradients.
+  std::map<std::string, std::string> comm_format;
   /// Pipeline mode: per stage, compute and idle time of the training step, and the
   /// fraction of the normalized adjacency's entries read from history this epoch.
   std::vector<double> stage_compute_s, stage_idle_s;
@@ -60,6 +63,7 @@ struct TrainingResult {
   std::int64_t best_epoch = -1;     ///< -1 with zero epochs
   std::int64_t resumed_epochs = 0;  ///< epochs restored from a checkpoint (0: a fresh start)
   std::map<std::string, std::int64_t> comm_bytes;  ///< all epochs, by category
+  std::map<std::string, std::string> comm_format;  ///< as EpochRecord::comm_format
   double seconds = 0;                              ///< wall time of train(), this rank
   /// Per rank: peak resident memory of the process so far, and the memory predicted
   /// for it (pipeline and hybrid mode on the CPU: its stage's estimate plus the process

@@ -168,6 +168,14 @@ class CpuBackend : public Backend {
       for (std::int64_t c = 0; c < rows.cols; ++c) dst[c] = add ? dst[c] + src[c] : src[c];
     }
   }
+  void encode_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n, RowCodec codec,
+                   std::uint64_t key, void* packed) const override {
+    kernels::encode_rows(rows, list, n, codec, key, packed);
+  }
+  void decode_rows(const void* packed, RowCodec codec, const LocalId* list, std::int64_t n,
+                   MatrixView rows, bool add) const override {
+    kernels::decode_rows(packed, codec, list, n, rows, add);
+  }
 };
 
 }  // namespace

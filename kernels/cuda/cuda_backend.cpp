@@ -179,6 +179,18 @@ class CudaBackend : public Backend {
                               context_.stream());
     STRATA_CUDA_CHECK(cudaGetLastError());
   }
+  void encode_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n, RowCodec codec,
+                   std::uint64_t key, void* packed) const override {
+    cuda::launch_encode_rows(rows.data, rows.stride, rows.cols, list, n, static_cast<int>(codec),
+                             key, packed, context_.stream());
+    STRATA_CUDA_CHECK(cudaGetLastError());
+  }
+  void decode_rows(const void* packed, RowCodec codec, const LocalId* list, std::int64_t n,
+                   MatrixView rows, bool add) const override {
+    cuda::launch_decode_rows(packed, static_cast<int>(codec), list, n, rows.data, rows.stride,
+                             rows.cols, add, context_.stream());
+    STRATA_CUDA_CHECK(cudaGetLastError());
+  }
 
  private:
   // A device vector of at least n ones, grown as needed (column sums read it).

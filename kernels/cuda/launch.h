@@ -54,4 +54,13 @@ void launch_gather_rows(const float* rows, std::int64_t stride, std::int64_t col
 void launch_scatter_rows(const float* packed, const std::int32_t* list, std::int64_t n, float* rows,
                          std::int64_t stride, std::int64_t cols, bool add, void* stream);
 
+// Rows in a wire format (kernels.h's encode_rows and decode_rows); codec is a RowCodec's
+// value, list may be null (rows 0 .. n - 1).
+void launch_encode_rows(const float* rows, std::int64_t stride, std::int64_t cols,
+                        const std::int32_t* list, std::int64_t n, int codec, std::uint64_t key,
+                        void* packed, void* stream);
+void launch_decode_rows(const void* packed, int codec, const std::int32_t* list, std::int64_t n,
+                        float* rows, std::int64_t stride, std::int64_t cols, bool add,
+                        void* stream);
+
 }  // namespace strata::kernels::cuda

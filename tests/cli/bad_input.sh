@@ -33,6 +33,10 @@ expect_error "lambda not positive" "--lambda" train --mode local --model gcnii -
 expect_error "unknown stale-grad" "--stale-grad must be drop, delay or exact, got 'later'" train --mode local --stale-grad later
 expect_error "bad layer split" "--layer-split: 'x' is not a positive layer count" train --mode local --layer-split 1,x
 expect_error "unknown on-nan" "--on-nan must be stop or skip-step" train --mode local --on-nan ignore
+expect_error "unknown format" "--compress must be none, bf16 or int8, got 'int4'" train --compress int4 --epochs 1
+expect_error "unknown backward format" "--compress-backward must be none, bf16 or int8, got 'fp8'" train --compress int8 --compress-backward fp8 --epochs 1
+expect_error "format local mode cannot use" "--compress int8,int8: mode local sends no rows" train --mode local --compress int8 --epochs 1
+expect_error "comm-volume format" "--compress must be none, bf16 or int8, got 'x'" comm-volume --compress x
 expect_error "comm-volume device" "--device must be cpu or cuda, not 'tpu'" comm-volume --device tpu
 expect_error "bad balance" "--balance" partition --balance cores
 

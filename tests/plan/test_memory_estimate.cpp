@@ -30,14 +30,14 @@ TEST_CASE("a GCN first stage's buffers do not grow with the input width") {
   // W0) is input-wide. Coauthor Physics (8,415 features) was once estimated at 10x its peak.
   const StageBounds bounds{0, 2, 4};
   const MemoryEstimate narrow =
-      estimate_pipeline_memory(sparse_dataset(64), gcn(64), bounds, 0, {4});
+      estimate_pipeline_memory(sparse_dataset(64), gcn(64), bounds, 0, {4, false, {}});
   const MemoryEstimate wide =
-      estimate_pipeline_memory(sparse_dataset(2048), gcn(2048), bounds, 0, {4});
+      estimate_pipeline_memory(sparse_dataset(2048), gcn(2048), bounds, 0, {4, false, {}});
   CHECK(wide.activations == narrow.activations);
   CHECK(wide.parameters > narrow.parameters);  // W0 is input-wide
   CHECK(wide.features > narrow.features);
   const MemoryEstimate later =
-      estimate_pipeline_memory(sparse_dataset(2048), gcn(2048), bounds, 1, {4});
+      estimate_pipeline_memory(sparse_dataset(2048), gcn(2048), bounds, 1, {4, false, {}});
   CHECK(later.features == 0);
 }
 
@@ -48,8 +48,11 @@ TEST_CASE("a whole backward's scratch holds every row, a chunked one's a chunk's
     const auto activations = [&](ChunkPlan plan) {
       return estimate_pipeline_memory(d, gcn(64), bounds, stage, plan).activations;
     };
-    CHECK(activations({4, true}) > activations({4, false}));
-    CHECK(activations({1, true}) == activations({1, false}));
+    CHECK(activations({4, true, {}}) > activations({4, false, {}}));
+    CHECK(activations({1, true, {}}) == activations({1, false, {}}));
+    // Encoded stage rows need buffers of their own; float32 rows are sent in place.
+    const RowCodecs int8{RowCodec::kInt8, RowCodec::kInt8};
+    CHECK(activations({4, false, int8}) > activations({4, false, {}}));
   }
 }
 

@@ -46,7 +46,8 @@ inline TrainResult train_rank(Communicator& comm, const Dataset& d,
 inline CommVolume predicted_volume(const Dataset& d, std::span<const std::int32_t> parts, int p,
                                    const TrainConfig& config) {
   const ModelShape shape = model_shape_of(d, config.model, config.hidden, config.layers);
-  return graph_volume(shape, measure_partition(d.adjacency, parts, p).boundary_pairs, p);
+  return graph_volume(shape, measure_partition(d.adjacency, parts, p).boundary_pairs, p,
+                      wire_format_of(DType::kFloat64, config.compress));
 }
 
 // Loss and accuracies equal the reference's; counted bytes equal the model's, every epoch.
@@ -91,6 +92,19 @@ inline void check_same_losses(const TrainResult& got, const TrainResult& referen
     CHECK(std::abs(got.epochs[e].loss - reference.epochs[e].loss) <=
           1e-5 * std::abs(reference.epochs[e].loss));
     CHECK(got.epochs[e].val_acc == Approx(reference.epochs[e].val_acc).margin(0.01));
+  }
+}
+
+// Every category's bytes, every epoch, as predicted.
+inline void check_all_bytes(const TrainResult& got, const CommVolume& v) {
+  REQUIRE(!got.epochs.empty());
+  for (const EpochMetrics& m : got.epochs) {
+    CHECK(m.comm_bytes.at("halo_fwd") == v.halo_fwd);
+    CHECK(m.comm_bytes.at("halo_bwd") == v.halo_bwd);
+    CHECK(m.comm_bytes.at("allreduce") == v.allreduce);
+    CHECK(m.comm_bytes.at("stage_fwd") == v.stage_fwd);
+    CHECK(m.comm_bytes.at("stage_bwd") == v.stage_bwd);
+    CHECK(m.comm_bytes.at("eval") == v.eval);
   }
 }
 

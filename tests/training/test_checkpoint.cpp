@@ -21,6 +21,7 @@ struct Run {
   int ranks = 2;
   std::string model = "gcn";
   PipelineOptions pipeline;
+  RowCodecs compress{};
 };
 
 class TempDir {
@@ -39,6 +40,7 @@ class TempDir {
 std::vector<TrainResult> train(const Run& run, const Dataset& d, TrainConfig config,
                                std::vector<std::string>* events = nullptr) {
   if (events) config.checkpoint.on_event = [events](const std::string& e) { events->push_back(e); };
+  config.compress = run.compress;
   std::vector<TrainResult> results(static_cast<std::size_t>(run.ranks));
   if (run.mode == "local") {
     results[0] = train_one_process(d, config, nullptr);
@@ -85,6 +87,11 @@ std::vector<Run> every_mode() {
   pipeline.model = "gcnii";
   pipeline.pipeline.alternate_order = true;
   runs.push_back(pipeline);
+  // int8 rows round from (seed, epoch, pass, rank): a resumed run rounds as the whole one.
+  const RowCodecs int8{RowCodec::kInt8, RowCodec::kInt8};
+  pipeline.compress = int8;
+  runs.push_back(pipeline);
+  runs.push_back({"graph", 2, "gcnii", {}, int8});
   return runs;
 }
 

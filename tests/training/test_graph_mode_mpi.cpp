@@ -80,6 +80,45 @@ TEST_CASE("mpi: pipeline and hybrid mode with one chunk train exactly like one p
   }
 }
 
+// Compressed rows through MPI: each format's counted bytes are the predicted ones in every
+// mode, and the int8 runs repeat bit for bit.
+TEST_CASE("mpi: every row format sends the predicted bytes in graph, pipeline and hybrid mode") {
+  MpiCommunicator comm;
+  try {
+    const Dataset d = testing::graph_mode_dataset(false);
+    const auto graph_parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, comm.size()});
+    const int parts = comm.size() % 2 == 0 ? 2 : 1;
+    const PartitionOptions partition{.method = PartitionMethod::kMetis, .parts = parts};
+    const auto part_of = hybrid_partition(d, partition);
+    const std::int64_t pairs =
+        parts == 1 ? 0 : measure_partition(d.adjacency, part_of, parts).boundary_pairs;
+    PipelineOptions options;
+    options.chunks = 3;
+    for (const RowCodec codec : {RowCodec::kFloat32, RowCodec::kBf16, RowCodec::kInt8}) {
+      INFO(row_codec_name(codec));
+      TrainConfig config = testing::graph_mode_config(4);
+      config.model = ModelKind::kGcnii;
+      config.compress = {codec, codec};
+      const TrainResult graph = testing::train_rank(comm, d, graph_parts, config);
+      testing::check_all_bytes(graph,
+                               testing::predicted_volume(d, graph_parts, comm.size(), config));
+      testing::check_same_bits(testing::train_rank(comm, d, graph_parts, config), graph);
+      const ModelShape shape = model_shape_of(d, config.model, config.hidden, config.layers);
+      const WireFormat wire = wire_format_of(DType::kFloat64, config.compress);
+      testing::check_all_bytes(
+          train_pipeline(comm, d, config, options, nullptr),
+          pipeline_volume(shape, split_layers_by_cost(shape.costs, comm.size()), d.adjacency.rows,
+                          wire));
+      const int stages = comm.size() / parts;
+      testing::check_all_bytes(train_hybrid(comm, d, config, options, partition, part_of, nullptr),
+                               hybrid_volume(shape, split_layers_by_cost(shape.costs, stages),
+                                             pairs, parts, d.adjacency.rows, wire));
+    }
+  } catch (const std::exception& e) {
+    comm.abort(e.what());
+  }
+}
+
 TEST_CASE("mpi graph mode on Cora and coauthor_cs, 2 and 4 layers, METIS and random", "[real]") {
   MpiCommunicator comm;
   try {

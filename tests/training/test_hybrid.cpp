@@ -34,17 +34,6 @@ CommVolume hybrid_predicted(const Dataset& d, const TrainConfig& c, int stages, 
                        d.adjacency.rows);
 }
 
-void check_bytes(const TrainResult& got, const CommVolume& v) {
-  for (const EpochMetrics& m : got.epochs) {
-    CHECK(m.comm_bytes.at("halo_fwd") == v.halo_fwd);
-    CHECK(m.comm_bytes.at("halo_bwd") == v.halo_bwd);
-    CHECK(m.comm_bytes.at("allreduce") == v.allreduce);
-    CHECK(m.comm_bytes.at("stage_fwd") == v.stage_fwd);
-    CHECK(m.comm_bytes.at("stage_bwd") == v.stage_bwd);
-    CHECK(m.comm_bytes.at("eval") == v.eval);
-  }
-}
-
 void check_same_bytes(const TrainResult& got, const TrainResult& want) {
   REQUIRE(got.epochs.size() == want.epochs.size());
   for (std::size_t e = 0; e < got.epochs.size(); ++e)
@@ -122,7 +111,7 @@ TEST_CASE("hybrid with one chunk is exact on 2 stages x 2 parts, bytes as predic
       INFO(model_kind_name(model) << (sparse ? ", sparse" : ", dense"));
       for (const TrainResult& got : run_hybrid(2, 2, d, c, one_chunk)) {
         check_same(got, reference, 1e-5);
-        check_bytes(got, hybrid_predicted(d, c, 2, 2));
+        testing::check_all_bytes(got, hybrid_predicted(d, c, 2, 2));
       }
     }
 }
@@ -142,7 +131,7 @@ TEST_CASE("chunked hybrid: bytes as predicted, history read, close to exact trai
       INFO(model_kind_name(model) << (stale == StaleGrad::kDelay ? ", delay" : ", drop"));
       const std::vector<TrainResult> results = run_hybrid(2, 2, d, c, o);
       for (const TrainResult& got : results) {
-        check_bytes(got, hybrid_predicted(d, c, 2, 2));
+        testing::check_all_bytes(got, hybrid_predicted(d, c, 2, 2));
         CHECK(got.epochs.back().history_fraction > 0.0);
         const double first = got.epochs.front().loss, last = got.epochs.back().loss;
         CHECK(std::isfinite(last));
@@ -174,7 +163,7 @@ TEST_CASE("chunked hybrid with exact stale gradients and exact history is exact"
     INFO(model_kind_name(model));
     for (const TrainResult& got : run_hybrid(2, 2, d, c, o)) {
       check_same(got, reference, 1e-5);
-      check_bytes(got, hybrid_predicted(d, c, 2, 2));
+      testing::check_all_bytes(got, hybrid_predicted(d, c, 2, 2));
       CHECK(got.epochs.back().history_fraction > 0.0);
     }
   }

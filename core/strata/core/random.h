@@ -3,16 +3,23 @@
 #pragma once
 #include <cstdint>
 
+// nvcc compiles these for the device too (the CUDA kernels draw the same numbers).
+#if defined(__CUDACC__)
+#define STRATA_HOST_DEVICE __host__ __device__
+#else
+#define STRATA_HOST_DEVICE
+#endif
+
 namespace strata {
 
-constexpr std::uint64_t splitmix64(std::uint64_t x) {
+constexpr STRATA_HOST_DEVICE std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
 }
 
-constexpr std::uint64_t hash_key(std::uint64_t a, std::uint64_t b) {
+constexpr STRATA_HOST_DEVICE std::uint64_t hash_key(std::uint64_t a, std::uint64_t b) {
   return splitmix64(a ^ splitmix64(b));
 }
 

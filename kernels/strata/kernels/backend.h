@@ -165,6 +165,12 @@ class Backend {
   // rows[list[i]] = (or +=) packed row i. list holds no id twice.
   virtual void scatter_rows(const float* packed, const LocalId* list, std::int64_t n,
                             MatrixView rows, bool add) const = 0;
+  // kernels.h's encode_rows and decode_rows: rows in a wire format (core/row_codec.h),
+  // the same bytes on every backend; list may be null (rows 0 .. n - 1).
+  virtual void encode_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n,
+                           RowCodec codec, std::uint64_t key, void* packed) const = 0;
+  virtual void decode_rows(const void* packed, RowCodec codec, const LocalId* list, std::int64_t n,
+                           MatrixView rows, bool add) const = 0;
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "strata/core/matrix.h"
+#include "strata/core/row_codec.h"
 #include "strata/core/types.h"
 #include "strata/graph/csr.h"
 
@@ -66,6 +67,16 @@ double masked_log_softmax_nll(ConstMatrixView logits, std::span<const std::int32
 // Number of masked rows whose argmax (first maximum) equals the label.
 std::int64_t argmax_correct(ConstMatrixView logits, std::span<const std::int32_t> labels,
                             std::span<const std::uint8_t> mask);
+
+// Row i of packed (row_codec_bytes(codec, rows.cols) bytes) = row list[i] of rows (row i
+// when list is null), i < n, in `codec`. kInt8 rounds row i with the random numbers of
+// row_key(key, its row index in rows): the same key and rows give the same bytes.
+void encode_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n, RowCodec codec,
+                 std::uint64_t key, void* packed);
+// rows[list[i]] (row i when list is null) = (or +=) decoded packed row i. list holds no
+// row twice.
+void decode_rows(const void* packed, RowCodec codec, const LocalId* list, std::int64_t n,
+                 MatrixView rows, bool add);
 
 struct AdamConfig {
   float lr = 0.01f;

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 
+#include "strata/core/row_codec.h"
 #include "strata/datasets/dataset.h"
 #include "strata/layers/model.h"
 #include "strata/plan/stage_split.h"
@@ -25,13 +26,14 @@ struct CommVolume {
   std::int64_t training() const { return halo_fwd + halo_bwd + stage_fwd + stage_bwd + allreduce; }
 };
 
-// How values travel: activation rows and their gradients, and the weight-gradient sums the
-// all-reduce sends, in the backend's gradient type (8 bytes on the CPU, 4 on CUDA).
+// How values travel: activation rows and their gradients in their row formats
+// (core/row_codec.h; the evaluation pass as the forward rows), and the weight-gradient sums
+// the all-reduce sends, in the backend's gradient type (8 bytes on the CPU, 4 on CUDA).
 struct WireFormat {
-  int value_bytes = 4;
+  RowCodecs rows;
   int gradient_bytes = 8;
 };
-WireFormat wire_format_of(DType gradient_type);
+WireFormat wire_format_of(DType gradient_type, RowCodecs rows = {});
 
 // boundary_pairs: B of partition/quality.h for the parts in use (0 with one part).
 // An all-reduce of n values over P ranks is counted as a ring sends it: 2 (P-1) n values

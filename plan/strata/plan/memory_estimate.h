@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/core/row_codec.h"
 #include "strata/core/types.h"
 #include "strata/datasets/dataset.h"
 #include "strata/layers/model.h"
@@ -30,11 +31,13 @@ struct MemoryEstimate {
   }
 };
 
-// The vertex chunks of a pipeline epoch, and whether backward runs every row at once
-// (--stale-grad exact) instead of chunk by chunk.
+// The vertex chunks of a pipeline epoch, whether backward runs every row at once
+// (--stale-grad exact) instead of chunk by chunk, and the rows' wire formats (their
+// exchange buffers).
 struct ChunkPlan {
   int chunks = 1;
   bool whole_backward = false;
+  RowCodecs wire;
 };
 
 // gradient_type: the backend's (double on the CPU: the gradient sums take 8 bytes more).

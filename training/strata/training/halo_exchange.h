@@ -1,8 +1,9 @@
 // Where a HaloPlan meets a Communicator: the rows the plan lists are packed, exchanged and
 // unpacked in a backend's memory, so on a GPU they move between devices through a device
 // Communicator (NCCL, or MPI staged through pinned memory) without a host copy here.
-// Rows are local (owned first, then halo), float32; backward contributions are added in
-// peer order, so every run adds them alike.
+// Rows are local (owned first, then halo), float32 here, and travel in the wire format of
+// their direction (core/row_codec.h); backward contributions are added in peer order, so
+// every run adds them alike.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -17,7 +18,16 @@ namespace strata {
 class HaloExchange {
  public:
   // plan: over rows [0, owned + halo), data.size() peers; data is over the backend's memory.
-  HaloExchange(const HaloPlan& plan, Communicator& data, const kernels::Backend& backend);
+  HaloExchange(const HaloPlan& plan, Communicator& data, const kernels::Backend& backend,
+               RowCodecs codecs = {});
+
+  // The key the next exchanges draw int8's rounding from: exchange t after this call uses
+  // hash_key(key, t), so a run (and a resumed run) that calls it with the same key at the
+  // start of each pass rounds alike.
+  void begin_pass(std::uint64_t key) {
+    key_ = key;
+    exchanges_ = 0;
+  }
 
   // Fills the halo rows of `rows` (owned first, then halo) with their owners' rows.
   void forward(MatrixView rows, CommCategory category) {
@@ -58,16 +68,21 @@ class HaloExchange {
   struct Pending {
     MatrixView rows;
     bool add;
+    RowCodec codec;
   };
   static Side side_of(const std::vector<std::vector<LocalId>>& lists,
                       const kernels::Backend& backend);
   // Forward sends send_'s rows and fills recv_'s; backward (add) the other way round.
   void start(MatrixView rows, CommCategory category, bool add, bool blocking);
   void post(const Side& out, const Side& in, std::int64_t row_bytes, CommCategory category);
+  RowCodec codec_of(bool add) const { return add ? codecs_.backward : codecs_.forward; }
 
   Communicator& data_;
   const kernels::Backend& backend_;
   Side send_, recv_;  // plan.send (owned rows) and plan.recv (halo rows)
+  RowCodecs codecs_;
+  std::uint64_t key_ = 0;
+  std::uint64_t exchanges_ = 0;  // started since begin_pass
   kernels::Buffer send_buffer_, recv_buffer_;
   std::vector<Request> requests_;  // the transfers of pending_ not yet waited for
   std::optional<Pending> pending_;

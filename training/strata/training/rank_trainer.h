@@ -64,7 +64,8 @@ class RankTrainer : public EpochTrainer {
   bool pipelined() const {
     return setup_.mode == ParallelMode::kPipeline || setup_.mode == ParallelMode::kHybrid;
   }
-  StagePasses passes() const { return {grid_.data_pipe(), layout_.chunk_count(), trace_}; }
+  StagePasses passes() { return {grid_.data_pipe(), layout_.chunk_count(), trace_, &wire_}; }
+  void begin_wire_passes(std::int64_t epoch, int pass);
   void set_initial_weights();
   double train_passes(std::int64_t epoch, const std::vector<Block>& blocks,
                       const std::vector<int>& order, bool& skipped);
@@ -79,6 +80,7 @@ class RankTrainer : public EpochTrainer {
   RowLayout layout_;
   std::vector<Block> whole_;  // one block of every owned row
   std::optional<StageHalo> halo_;
+  StageWire wire_;  // stage rows' format
   BlockRows rows_;
   std::optional<Features> features_;  // first stage only
   StageLabels labels_;  // host copies: the counts, and what labels_on_backend_ was made from

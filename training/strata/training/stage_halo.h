@@ -20,7 +20,10 @@ class StageHalo {
  public:
   // group: this stage's ranks (rank = part), over the backend's memory. layout (with
   // parts > 1) must outlive this.
-  StageHalo(const RowLayout& layout, Communicator& group, const kernels::Backend& backend);
+  StageHalo(const RowLayout& layout, Communicator& group, const kernels::Backend& backend,
+            RowCodecs codecs = {});
+  // Every exchange's HaloExchange::begin_pass, each with its own key drawn from `key`.
+  void begin_pass(std::uint64_t key);
 
   // Counted as halo_fwd when training, else as eval.
   void forward(const Block& b, MatrixView rows, bool training);

@@ -9,6 +9,7 @@
 
 #include "strata/comm/communicator.h"
 #include "strata/layers/stage.h"
+#include "strata/training/stage_wire.h"
 
 namespace strata {
 
@@ -23,6 +24,7 @@ struct StagePasses {
   Communicator& pipe;  // rank = stage; over the memory the stage's views point into
   int chunks;          // of the layout: tags are chunk c forward, K + c backward, 2K evaluation
   std::vector<ScheduleEvent>* trace = nullptr;  // records each step when set
+  StageWire* wire = nullptr;                    // the rows' wire format; null: float32 as they are
 };
 
 // The last stage adds chunk_loss(b) for each block in training; the sum is returned.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/core/row_codec.h"
 #include "strata/layers/model_config.h"
 #include "strata/layers/stage.h"
 #include "strata/partition/partitioner.h"
@@ -37,6 +38,9 @@ struct TrainConfig {
   OnNan on_nan = OnNan::kStop;  // a step with NaN or inf (numeric_guard.h)
   // Graph and hybrid mode: a whole block's halo travels while the owned columns multiply.
   bool overlap = true;
+  // How halo rows and stage rows travel (activations and the evaluation pass forward,
+  // their gradients backward). Not used with one rank.
+  RowCodecs compress;
 };
 
 // Mode `pipeline` (and the pipeline side of `hybrid`).

@@ -1,0 +1,98 @@
+// The arithmetic of the row codecs (core/row_codec.h), one element or row at a time, for
+// the CPU kernels and the CUDA kernels alike: both compile this header (nvcc without
+// fused multiply-add), so a row encodes to the same bytes on either device.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "strata/core/random.h"
+
+namespace strata::kernels::row_codec {
+
+STRATA_HOST_DEVICE inline std::uint32_t bits_of(float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(x);
+#else
+  std::uint32_t u;
+  std::memcpy(&u, &x, 4);
+  return u;
+#endif
+}
+
+STRATA_HOST_DEVICE inline float float_of(std::uint32_t u) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(u);
+#else
+  float x;
+  std::memcpy(&x, &u, 4);
+  return x;
+#endif
+}
+
+STRATA_HOST_DEVICE inline float from_bf16(std::uint16_t h) {
+  return float_of(static_cast<std::uint32_t>(h) << 16);
+}
+
+// Round to nearest, ties to even; NaN stays NaN (quiet), infinities stay.
+STRATA_HOST_DEVICE inline std::uint16_t to_bf16(float x) {
+  std::uint32_t u = bits_of(x);
+  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<std::uint16_t>((u >> 16) | 0x40u);
+  u += 0x7FFFu + ((u >> 16) & 1u);
+  return static_cast<std::uint16_t>(u >> 16);
+}
+
+// The largest bfloat16 not above x (x finite): truncation, one step further for a
+// negative x that truncation moved up.
+STRATA_HOST_DEVICE inline std::uint16_t bf16_down(float x) {
+  auto h = static_cast<std::uint16_t>(bits_of(x) >> 16);
+  if (from_bf16(h) > x) ++h;  // negative: one more unit of magnitude
+  return h;
+}
+
+// The smallest bfloat16 not below x >= 0.
+STRATA_HOST_DEVICE inline std::uint16_t bf16_up(float x) {
+  auto h = static_cast<std::uint16_t>(bits_of(x) >> 16);
+  if (from_bf16(h) < x) ++h;
+  return h;
+}
+
+// An int8 row's header from its lowest and highest value: low rounded down and the step
+// (high - low) / 255 rounded up, so that [low, low + 255 · step] covers the row. A row
+// holding NaN or inf gets a NaN low, and decodes to NaN (the numeric guard then sees it).
+struct Int8Header {
+  std::uint16_t low, step;
+};
+
+STRATA_HOST_DEVICE inline Int8Header int8_header(float lowest, float highest, bool finite) {
+  if (!finite) return {0x7FC0u, 0};
+  const std::uint16_t low = bf16_down(lowest);
+  return {low, bf16_up((highest - from_bf16(low)) / 255.0f)};
+}
+
+// 1 / step, or 0 for a row of one value (every q is then 0).
+STRATA_HOST_DEVICE inline float inverse_step(Int8Header h) {
+  const float step = from_bf16(h.step);
+  return step > 0.0f ? 1.0f / step : 0.0f;
+}
+
+// The key of row `row` of a message keyed `key` (core/random.h's hash_key).
+STRATA_HOST_DEVICE inline std::uint64_t row_key(std::uint64_t key, std::int64_t row) {
+  return hash_key(key, static_cast<std::uint64_t>(row));
+}
+
+// q = floor((x - low) / step + u), u uniform in [0, 1) from (row_key, column): E[decoded]
+// = x for x in range.
+STRATA_HOST_DEVICE inline std::uint8_t quantize(float x, float low, float inverse,
+                                                std::uint64_t row_key, std::int64_t column) {
+  const std::uint64_t h = splitmix64(row_key ^ static_cast<std::uint64_t>(column));
+  const float u = static_cast<float>(h >> 40) * (1.0f / 16777216.0f);
+  const float q = floorf((x - low) * inverse + u);
+  return static_cast<std::uint8_t>(q <= 0.0f ? 0.0f : (q >= 255.0f ? 255.0f : q));
+}
+
+STRATA_HOST_DEVICE inline float dequantize(std::uint8_t q, float low, float step) {
+  return low + static_cast<float>(q) * step;
+}
+
+}  // namespace strata::kernels::row_codec
