@@ -5,11 +5,12 @@
 # overlapped and not, pipeline (one stage per host, 4 chunks, the default exact backward;
 # pipeline_drop: --stale-grad drop, whose backward overlaps), and hybrid (2 stages x
 # hosts/2 parts) from 4 hosts on.
+# A mode may end in _bf16 or _int8: the same with --compress (graph_int8, pipeline_bf16...).
 # Usage: benchmarks/cluster.sh [--quick]   (--quick: synthetic graph, 2 hosts, 1 Gbit/s)
 # Environment: STRATA_HOSTS ("2 4"), STRATA_GBITS ("1 10 25"), STRATA_MODELS ("gcnii:16
 # gcnii:32 gcn:4"), STRATA_MODES ("graph graph_no_overlap pipeline hybrid"), STRATA_EPOCHS
 # (20), STRATA_TARGET (validation accuracy, 0.95), STRATA_BUILD, STRATA_DATASETS,
-# STRATA_RESULTS. Needs root. Skips (exit 0) without coauthor_physics or a cluster.
+# STRATA_RESULTS, STRATA_CSV (cluster.csv). Needs root. Skips (exit 0) without coauthor_physics or a cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/machine.sh
@@ -31,16 +32,18 @@ export OMP_NUM_THREADS=1
 declare -A mode_args=([graph]="--mode graph" [graph_no_overlap]="--mode graph --no-overlap"
   [pipeline]="--mode pipeline --chunks 4" [hybrid]="--mode hybrid --parts HALF --chunks 4"
   [pipeline_drop]="--mode pipeline --chunks 4 --stale-grad drop")
-csv=$results/cluster.csv
+csv=$results/${STRATA_CSV:-cluster.csv}
 echo "# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); one rank per host, hidden 64, $epochs epochs, target validation accuracy $target" >"$csv"
 echo "hosts,gbit,model,layers,mode,epoch_s,comm_s,bytes_per_epoch,epochs_to_target,seconds_to_target,test_acc" >>"$csv"
 for h in "${hosts[@]}"; do
   for gbit in "${gbits[@]}"; do
     for m in "${models[@]}"; do
       for mode in "${modes[@]}"; do
-        [[ $mode == hybrid && $h -lt 4 ]] && continue
+        [[ $mode == hybrid* && $h -lt 4 ]] && continue
         tag=h$h-g$gbit-${m/:/}-$mode out=$raw/$tag.jsonl
-        args=${mode_args[$mode]/HALF/$((h / 2))}
+        base=${mode%_int8} && base=${base%_bf16} && compress=none
+        [[ $base != "$mode" ]] && compress=${mode##*_}
+        args="${mode_args[$base]/HALF/$((h / 2))} --compress $compress"
         if ! scripts/cluster.sh --hosts "$h" --gbit "$gbit" -- mpirun -np "$h" "$PWD/$strata" train \
           $args --model "${m%:*}" --layers "${m#*:}" --hidden 64 --epochs "$epochs" \
           "${dataset_args[@]}" --metrics "$PWD/$out" >"$raw/$tag.log" 2>&1; then

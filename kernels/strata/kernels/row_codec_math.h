@@ -2,7 +2,6 @@
 // the CPU kernels and the CUDA kernels alike: both compile this header (nvcc without
 // fused multiply-add), so a row encodes to the same bytes on either device.
 #pragma once
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -34,12 +33,13 @@ STRATA_HOST_DEVICE inline float from_bf16(std::uint16_t h) {
   return float_of(static_cast<std::uint32_t>(h) << 16);
 }
 
-// Round to nearest, ties to even; NaN stays NaN (quiet), infinities stay.
+// Round to nearest, ties to even; NaN stays NaN (quiet), infinities stay. Branch-free, so
+// a loop of it vectorizes.
 STRATA_HOST_DEVICE inline std::uint16_t to_bf16(float x) {
-  std::uint32_t u = bits_of(x);
-  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<std::uint16_t>((u >> 16) | 0x40u);
-  u += 0x7FFFu + ((u >> 16) & 1u);
-  return static_cast<std::uint16_t>(u >> 16);
+  const std::uint32_t u = bits_of(x);
+  const std::uint32_t rounded = (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16;
+  const std::uint32_t quiet_nan = (u >> 16) | 0x40u;
+  return static_cast<std::uint16_t>((u & 0x7FFFFFFFu) > 0x7F800000u ? quiet_nan : rounded);
 }
 
 // The largest bfloat16 not above x (x finite): truncation, one step further for a
@@ -64,8 +64,12 @@ struct Int8Header {
   std::uint16_t low, step;
 };
 
+constexpr std::uint16_t kNanHeader = 0x7FC0u;  // a quiet NaN's bfloat16
+
 STRATA_HOST_DEVICE inline Int8Header int8_header(float lowest, float highest, bool finite) {
-  if (!finite) return {0x7FC0u, 0};
+  if (!finite) return {kNanHeader, 0};
+  lowest += 0.0f;  // -0 becomes +0: devices that pick either zero as the minimum agree
+  highest += 0.0f;
   const std::uint16_t low = bf16_down(lowest);
   return {low, bf16_up((highest - from_bf16(low)) / 255.0f)};
 }
@@ -81,14 +85,24 @@ STRATA_HOST_DEVICE inline std::uint64_t row_key(std::uint64_t key, std::int64_t 
   return hash_key(key, static_cast<std::uint64_t>(row));
 }
 
-// q = floor((x - low) / step + u), u uniform in [0, 1) from (row_key, column): E[decoded]
-// = x for x in range.
+// Stochastic rounding draws one random byte per value: byte column % 8 of
+// splitmix64(row_key ^ column / 8), so one hash serves 8 columns.
+STRATA_HOST_DEVICE inline std::uint64_t column_hash(std::uint64_t row_key, std::int64_t column) {
+  return splitmix64(row_key ^ static_cast<std::uint64_t>(column >> 3));
+}
+
+STRATA_HOST_DEVICE inline std::uint32_t random_byte(std::uint64_t hash, std::int64_t column) {
+  return static_cast<std::uint32_t>(hash >> (8 * (column & 7))) & 0xFFu;
+}
+
+// q = floor((x - low) / step + u), u = (byte + 0.5) / 256: E[decoded] = x to within
+// step / 512. x is finite and at least low, so the sum is not negative and truncation
+// floors it.
 STRATA_HOST_DEVICE inline std::uint8_t quantize(float x, float low, float inverse,
-                                                std::uint64_t row_key, std::int64_t column) {
-  const std::uint64_t h = splitmix64(row_key ^ static_cast<std::uint64_t>(column));
-  const float u = static_cast<float>(h >> 40) * (1.0f / 16777216.0f);
-  const float q = floorf((x - low) * inverse + u);
-  return static_cast<std::uint8_t>(q <= 0.0f ? 0.0f : (q >= 255.0f ? 255.0f : q));
+                                                std::uint32_t byte) {
+  const float u = (static_cast<float>(byte) + 0.5f) * (1.0f / 256.0f);
+  const float t = (x - low) * inverse + u;
+  return static_cast<std::uint8_t>(static_cast<int>(t < 255.0f ? t : 255.0f));
 }
 
 STRATA_HOST_DEVICE inline float dequantize(std::uint8_t q, float low, float step) {
