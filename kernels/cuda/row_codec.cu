@@ -76,8 +76,7 @@ __global__ void encode_int8_kernel(const float* rows, std::int64_t stride, std::
     const float low = from_bf16(h.low), inverse = inverse_step(h);
     const std::uint64_t k = row_key(key, r);
     for (std::int64_t c = lane; c < row_bytes - 4; c += kWarp)
-      out[4 + c] =
-          c < cols && finite ? quantize(x[c], low, inverse, random_byte(column_hash(k, c), c)) : 0;
+      out[4 + c] = c < cols && finite ? quantize(x[c], low, inverse, random_byte(k, c)) : 0;
   }
 }
 
