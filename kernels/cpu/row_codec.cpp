@@ -84,8 +84,7 @@ STRATA_INLINE void encode_int8(const float* x, std::int64_t cols, std::uint64_t 
   for (std::int64_t c0 = 0; c0 < padded; c0 += kMaxRandom) {
     const std::int64_t n = std::min(kMaxRandom, padded - c0);
     for (std::int64_t w = 0; w < n / 4; ++w) words[w] = word_hash(key, c0 / 4 + w);
-    std::uint8_t random[kMaxRandom];
-    std::memcpy(random, words, static_cast<std::size_t>(n));
+    const auto* random = reinterpret_cast<const std::uint8_t*>(words);  // bytes may alias
     const std::int64_t valid = std::clamp<std::int64_t>(cols - c0, 0, n);
     for (std::int64_t c = 0; c < valid; ++c)
       q[c0 + c] = quantize(x[c0 + c], low, inverse, random[c]);
