@@ -34,7 +34,7 @@ declare -A mode_args=([graph]="--mode graph" [graph_no_overlap]="--mode graph --
   [pipeline_drop]="--mode pipeline --chunks 4 --stale-grad drop")
 csv=$results/${STRATA_CSV:-cluster.csv}
 echo "# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); one rank per host, hidden 64, $epochs epochs, target validation accuracy $target" >"$csv"
-echo "hosts,gbit,model,layers,mode,epoch_s,comm_s,bytes_per_epoch,epochs_to_target,seconds_to_target,test_acc" >>"$csv"
+echo "hosts,gbit,model,layers,mode,epoch_s,comm_s,bytes_per_epoch,epochs_to_target,seconds_to_target,test_acc,overlap_s" >>"$csv"
 for h in "${hosts[@]}"; do
   for gbit in "${gbits[@]}"; do
     for m in "${models[@]}"; do

@@ -27,7 +27,7 @@ mkdir -p "$raw"
 export OMP_NUM_THREADS=1
 csv=$results/overlap.csv
 echo "# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); 2 hosts x 1 rank, GCNII 16 x 64, $epochs epochs" >"$csv"
-echo "gbit,overlap,round,epoch_s,comm_s,bytes_per_epoch" >>"$csv"
+echo "gbit,overlap,round,epoch_s,comm_s,bytes_per_epoch,overlap_s" >>"$csv"
 for gbit in "${gbits[@]}"; do
   for round in $(seq 1 "$rounds"); do
     for overlap in overlap no-overlap; do
@@ -39,7 +39,7 @@ for gbit in "${gbits[@]}"; do
         tail -n 3 "${out%.jsonl}.log"
         exit 0
       fi
-      summary=$(python3 benchmarks/run_summary.py "$out" | cut -d, -f1-3)
+      summary=$(python3 benchmarks/run_summary.py "$out" | cut -d, -f1-3,7)
       echo "$gbit,$([[ $overlap == overlap ]] && echo True || echo False),$round,$summary" >>"$csv"
       echo "[$(date -u +%T)] $gbit Gbit/s, $overlap, round $round: $(tail -n 1 "$csv")" >&2
     done

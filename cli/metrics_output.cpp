@@ -23,6 +23,7 @@ nlohmann::json epoch_json(const EpochRecord& m) {
   if (m.comm_bytes.empty()) return j;
   j["compute_s"] = m.compute_s;
   j["comm_s"] = m.comm_s;
+  j["comm_overlap_s"] = m.comm_overlap_s;
   j["comm_bytes"] = m.comm_bytes;
   j["comm_format"] = m.comm_format;
   if (!m.stage_compute_s.empty()) {

@@ -30,8 +30,15 @@ void ByteCounters::add(CommCategory category, std::int64_t bytes_sent, double wa
   counts.wait_seconds += wait_seconds;
 }
 
+void ByteCounters::add_overlap(CommCategory category, double seconds) {
+  counts_[static_cast<std::size_t>(category)].overlap_seconds += seconds;
+}
+
 ByteCounters& ByteCounters::operator+=(const ByteCounters& other) {
-  for (CommCategory c : kCommCategories) add(c, other.bytes_sent(c), other.wait_seconds(c));
+  for (CommCategory c : kCommCategories) {
+    add(c, other.bytes_sent(c), other.wait_seconds(c));
+    add_overlap(c, other[c].overlap_seconds);
+  }
   return *this;
 }
 
@@ -44,6 +51,12 @@ std::int64_t ByteCounters::total_bytes_sent() const {
 double ByteCounters::total_wait_seconds() const {
   double total = 0.0;
   for (const CategoryCounts& counts : counts_) total += counts.wait_seconds;
+  return total;
+}
+
+double ByteCounters::total_overlap_seconds() const {
+  double total = 0.0;
+  for (const CategoryCounts& counts : counts_) total += counts.overlap_seconds;
   return total;
 }
 

@@ -114,6 +114,7 @@ EpochRecord to_record(const EpochMetrics& m) {
   r.epoch_s = m.epoch_s;
   r.compute_s = m.compute_s;
   r.comm_s = m.comm_s;
+  r.comm_overlap_s = m.comm_overlap_s;
   r.comm_bytes = m.comm_bytes;
   r.stage_compute_s = m.stage_compute_s;
   r.stage_idle_s = m.stage_idle_s;

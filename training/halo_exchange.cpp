@@ -61,7 +61,7 @@ void HaloExchange::start(MatrixView rows, CommCategory category, bool add, bool 
   backend_.encode_rows(rows, out.list.as<LocalId>(), out.starts.back(), codec,
                        hash_key(key_, exchanges_++), send_buffer_.data());
   post(out, in, row_bytes, category);
-  pending_ = Pending{rows, add, codec};
+  pending_ = Pending{rows, add, codec, category, Timer(), blocking};
   if (blocking) data_.wait_all(requests_);
 }
 
@@ -85,6 +85,8 @@ void HaloExchange::post(const Side& out, const Side& in, std::int64_t row_bytes,
 
 void HaloExchange::finish() {
   if (!pending_) return;
+  if (!pending_->waited)
+    data_.counters().add_overlap(pending_->category, pending_->posted.seconds());
   data_.wait_all(requests_);  // a blocking start left them waited: nothing to do
   requests_.clear();
   const Pending p = *pending_;

@@ -51,8 +51,9 @@ EpochMetrics reduce_epoch_metrics(Communicator& comm, std::int64_t epoch,
   std::array<double, 7> totals{sums[0], sums[1], sums[2], sums[3], counts[0], counts[1], counts[2]};
   comm.all_reduce_sum(bytes_of(totals), DType::kFloat64, CommCategory::kControl);
   comm.all_reduce_sum(bytes_of(bytes), DType::kInt64, CommCategory::kControl);
-  const auto [step_max, wait_max, compute_max] =
-      max_over_ranks<3>(comm, {step_s, wait_s, std::max(0.0, step_s - wait_s)});
+  const double overlap_s = now.total_overlap_seconds() - before.total_overlap_seconds();
+  const auto [step_max, wait_max, compute_max, overlap_max] =
+      max_over_ranks<4>(comm, {step_s, wait_s, std::max(0.0, step_s - wait_s), overlap_s});
   EpochMetrics m;
   m.epoch = epoch;
   m.loss = totals[0];
@@ -62,6 +63,7 @@ EpochMetrics reduce_epoch_metrics(Communicator& comm, std::int64_t epoch,
   m.epoch_s = step_max;
   m.comm_s = wait_max;
   m.compute_s = compute_max;
+  m.comm_overlap_s = overlap_max;
   for (int c = 0; c < kCommCategoryCount; ++c)
     if (kCommCategories[c] != CommCategory::kControl)
       m.comm_bytes[std::string(comm_category_name(kCommCategories[c]))] = bytes[c];

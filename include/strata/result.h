@@ -15,6 +15,10 @@ struct EpochRecord {
   double epoch_s = 0;    ///< wall time of the training step (slowest rank)
   double compute_s = 0;  ///< distributed modes: largest compute time over ranks
   double comm_s = 0;     ///< distributed modes: largest time waiting in communication
+  /// Graph and hybrid mode: the largest time a rank's halo transfers were in flight while
+  /// it computed (posting to waiting; at most what the overlap hid: a transfer may have
+  /// ended before its wait). 0 with --no-overlap.
+  double comm_overlap_s = 0;
   /// Bytes sent this epoch, summed over ranks, by category: halo_fwd, halo_bwd,
   /// stage_fwd, stage_bwd, allreduce (training) and eval (the evaluation pass).
   std::map<std::string, std::int64_t> comm_bytes;

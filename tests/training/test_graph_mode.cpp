@@ -55,6 +55,10 @@ TEST_CASE("overlapping the halo exchange changes no bit, and stays exact against
       for (int r = 0; r < p; ++r) {
         testing::check_same_bits(on[r], off[r]);
         testing::check_matches_reference(on[r], reference, v, p);
+        for (std::size_t e = 0; e < on[r].epochs.size(); ++e) {
+          CHECK(on[r].epochs[e].comm_overlap_s > 0.0);  // the halo travelled while it computed
+          CHECK(off[r].epochs[e].comm_overlap_s == 0.0);
+        }
       }
     }
   }

@@ -29,6 +29,10 @@ std::string_view comm_category_name(CommCategory category);
 struct CategoryCounts {
   std::int64_t bytes_sent = 0;  // bytes this rank sent to other ranks (never to itself)
   double wait_seconds = 0.0;    // wall time spent inside the communicator
+  // Wall time transfers posted without waiting were in flight while the rank computed
+  // (posting to the wait; an upper bound where the wait found them done). Only what
+  // overlaps computation on purpose records it (the halo exchange).
+  double overlap_seconds = 0.0;
 };
 
 // Counting rules (exact integers: the analytic volume model is checked against them):
@@ -38,6 +42,7 @@ struct CategoryCounts {
 class ByteCounters {
  public:
   void add(CommCategory category, std::int64_t bytes_sent, double wait_seconds = 0.0);
+  void add_overlap(CommCategory category, double seconds);
   void reset() { counts_ = {}; }
   ByteCounters& operator+=(const ByteCounters& other);
 
@@ -48,6 +53,7 @@ class ByteCounters {
   double wait_seconds(CommCategory category) const { return (*this)[category].wait_seconds; }
   std::int64_t total_bytes_sent() const;
   double total_wait_seconds() const;
+  double total_overlap_seconds() const;
 
  private:
   std::array<CategoryCounts, kCommCategoryCount> counts_{};

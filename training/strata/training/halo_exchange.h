@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "strata/comm/communicator.h"
+#include "strata/core/timer.h"
 #include "strata/kernels/backend.h"
 #include "strata/partition/local_graph.h"
 
@@ -69,6 +70,9 @@ class HaloExchange {
     MatrixView rows;
     bool add;
     RowCodec codec;
+    CommCategory category;
+    Timer posted;  // finish books the time until its wait as overlap, unless start waited
+    bool waited;
   };
   static Side side_of(const std::vector<std::vector<LocalId>>& lists,
                       const kernels::Backend& backend);

@@ -70,6 +70,9 @@ struct EpochMetrics {
   // of its time waiting in communication; bytes per category summed over ranks.
   double compute_s = 0;
   double comm_s = 0;
+  // The largest over ranks of the time halo transfers were in flight while the rank
+  // computed (ByteCounters' overlap_seconds): communication the overlap hid, at most.
+  double comm_overlap_s = 0;
   std::map<std::string, std::int64_t> comm_bytes;
   // Pipeline mode: per stage, compute and idle (waiting for neighbours) time of the
   // training step, and the fraction of Â's entries read from history this epoch.
