@@ -6,6 +6,7 @@
 # pipeline_drop: --stale-grad drop, whose backward overlaps), and hybrid (2 stages x
 # hosts/2 parts) from 4 hosts on.
 # A mode may end in _bf16 or _int8: the same with --compress (graph_int8, pipeline_bf16...).
+# planner_choice: yes where the mode is the one `strata comm-volume` says moves least.
 # Usage: benchmarks/cluster.sh [--quick]   (--quick: synthetic graph, 2 hosts, 1 Gbit/s)
 # Environment: STRATA_HOSTS ("2 4"), STRATA_GBITS ("1 10 25"), STRATA_MODELS ("gcnii:16
 # gcnii:32 gcn:4"), STRATA_MODES ("graph graph_no_overlap pipeline hybrid"), STRATA_EPOCHS
@@ -32,9 +33,18 @@ export OMP_NUM_THREADS=1
 declare -A mode_args=([graph]="--mode graph" [graph_no_overlap]="--mode graph --no-overlap"
   [pipeline]="--mode pipeline --chunks 4" [hybrid]="--mode hybrid --parts HALF --chunks 4"
   [pipeline_drop]="--mode pipeline --chunks 4 --stale-grad drop")
+# The mode `strata comm-volume` says moves the fewest bytes: the planner's choice.
+declare -A least=()
+least_bytes_mode() {  # hosts model layers compress
+  local key="$*"
+  [[ -n ${least[$key]:-} ]] || least[$key]=$("$strata" comm-volume "${dataset_args[@]}" --parts "$1" \
+    --model "$2" --layers "$3" --hidden 64 --compress "$4" --json | python3 -c \
+    'import json, sys; print(min(json.load(sys.stdin)["rows"], key=lambda r: r["training"])["mode"])')
+  echo "${least[$key]}"
+}
 csv=$results/${STRATA_CSV:-cluster.csv}
 echo "# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); one rank per host, hidden 64, $epochs epochs, target validation accuracy $target" >"$csv"
-echo "hosts,gbit,model,layers,mode,epoch_s,comm_s,bytes_per_epoch,epochs_to_target,seconds_to_target,test_acc,overlap_s" >>"$csv"
+echo "hosts,gbit,model,layers,mode,epoch_s,comm_s,bytes_per_epoch,epochs_to_target,seconds_to_target,test_acc,overlap_s,planner_choice" >>"$csv"
 for h in "${hosts[@]}"; do
   for gbit in "${gbits[@]}"; do
     for m in "${models[@]}"; do
@@ -51,7 +61,9 @@ for h in "${hosts[@]}"; do
           tail -n 3 "$raw/$tag.log"
           exit 0
         fi
-        echo "$h,$gbit,${m%:*},${m#*:},$mode,$(python3 benchmarks/run_summary.py "$out" "$target")" >>"$csv"
+        chosen=no
+        [[ ${base%%_*} == "$(least_bytes_mode "$h" "${m%:*}" "${m#*:}" "$compress")" ]] && chosen=yes
+        echo "$h,$gbit,${m%:*},${m#*:},$mode,$(python3 benchmarks/run_summary.py "$out" "$target"),$chosen" >>"$csv"
         echo "[$(date -u +%T)] $(tail -n 1 "$csv")" >&2
       done
     done
