@@ -132,5 +132,31 @@ TEST_CASE("pipeline and hybrid mode train on the CUDA backend as on the CPU back
   }
 }
 
+// The wire formats encode alike on both devices (test_gpu_kernels.cpp): compressed runs
+// stay as close to the CPU backend's as float32 runs do, and count the same row bytes.
+TEST_CASE("compressed rows on the CUDA backend train as on the CPU backend", "[gpu][trainers]") {
+  if (test::no_device()) return;
+  const Dataset d = small_dataset(true);
+  const PartitionOptions two_parts{.method = PartitionMethod::kMetis, .parts = 2};
+  const auto part_of = hybrid_partition(d, two_parts);
+  PipelineOptions options;
+  options.chunks = 3;
+  for (const RowCodec codec : {RowCodec::kBf16, RowCodec::kInt8}) {
+    INFO(row_codec_name(codec));
+    TrainConfig config = small_config(ModelKind::kGcnii);
+    config.compress = {codec, codec};
+    compare(2, [&](Communicator& comm, const Device& device) {
+      const Shard shard = make_shard(d, part_of, 2, comm.rank());
+      return train_graph_parallel(comm, shard, config, nullptr, device);
+    });
+    compare(2, [&](Communicator& comm, const Device& device) {
+      return train_pipeline(comm, d, config, options, nullptr, device);
+    });
+    compare(4, [&](Communicator& comm, const Device& device) {
+      return train_hybrid(comm, d, config, options, two_parts, part_of, nullptr, device);
+    });
+  }
+}
+
 }  // namespace
 }  // namespace strata
