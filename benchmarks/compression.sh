@@ -5,28 +5,30 @@
 #    ranks; hidden 64, binarized features, split random_20_30_seed0, 200 epochs), and
 #    16-layer GCNII on coauthor_cs (raw binarized features, hidden 64, 100 epochs) in
 #    pipeline (2 stages x 4 chunks) and hybrid mode (2 stages x 2 parts, 4 chunks);
-#    seeds 0-2. -> compression_accuracy.csv (one row per run) and compression_gaps.csv.
+#    seeds 0-4; and one process on the 4-layer GCN on coauthor_cs, against which graph
+#    mode in float32 shows how far rounding alone moves accuracy.
+#    -> compression_accuracy.csv (one row per run), compression_gaps.csv, compression_control.csv
 #  pack: encode + decode of 20,000 listed rows, 1 thread, against the link time the
 #    saved bytes take at 25 Gbit/s. -> compression_pack.csv
 #  cluster: benchmarks/cluster.sh on 2 hosts at 1 and 10 Gbit/s, GCNII 16 on
 #    coauthor_physics, graph and pipeline modes with and without int8 (needs root).
-#    -> compression_cluster.csv
+#    -> compression_cluster.csv (planner_choice: the mode comm-volume says moves least)
 # Usage: benchmarks/compression.sh [--quick]   (--quick: Cora, 1 seed, 20 epochs, no cluster)
-# Environment: STRATA_PARTS ("accuracy pack cluster"), STRATA_SEEDS ("0 1 2"), STRATA_JOBS
+# Environment: STRATA_PARTS ("accuracy pack cluster"), STRATA_SEEDS ("0 1 2 3 4"), STRATA_JOBS
 # (parallel runs, 2), STRATA_BUILD, STRATA_DATASETS, STRATA_RESULTS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/machine.sh
 bench_paths
 parts=(${STRATA_PARTS:-accuracy pack cluster})
-seeds=(${STRATA_SEEDS:-0 1 2})
+seeds=(${STRATA_SEEDS:-0 1 2 3 4})
 jobs=${STRATA_JOBS:-2}
 formats=(none bf16 int8)
 gcn_args="--hidden 64 --binarize --split random_20_30_seed0 --epochs 200"
 settings=(  # dataset model layers mode
   "coauthor_cs gcn 2 graph" "coauthor_cs gcn 4 graph"
   "coauthor_physics gcn 2 graph" "coauthor_physics gcn 4 graph"
-  "coauthor_cs gcnii 16 pipeline" "coauthor_cs gcnii 16 hybrid")
+  "coauthor_cs gcnii 16 pipeline" "coauthor_cs gcnii 16 hybrid" "coauthor_cs gcn 4 local")
 if [[ ${1:-} == --quick ]]; then
   parts=(accuracy pack) seeds=(0) settings=("cora gcn 2 graph")
   gcn_args="--hidden 16 --epochs 20" results=benchmarks/results/quick
@@ -36,8 +38,8 @@ mkdir -p "$raw"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMP_NUM_THREADS=1
 declare -A mode_args=([graph]="--mode graph" [pipeline]="--mode pipeline --chunks 4"
-  [hybrid]="--mode hybrid --parts 2 --chunks 4")
-declare -A ranks=([graph]=2 [pipeline]=2 [hybrid]=4)
+  [hybrid]="--mode hybrid --parts 2 --chunks 4" [local]="--mode local")
+declare -A ranks=([graph]=2 [pipeline]=2 [hybrid]=4 [local]=1)
 
 run() {  # dataset model layers mode format seed
   local tag=$1-$2$3-$4-$5-s$6 data=(--dataset "$datasets/$1") args=$gcn_args
@@ -59,7 +61,7 @@ if [[ " ${parts[*]} " == *" accuracy "* ]]; then
     read -r name model layers mode <<<"$setting"
     [[ -d $datasets/$name ]] || { echo "compression: $name skipped (not found)" >&2; continue; }
     for seed in "${seeds[@]}"; do
-      for format in "${formats[@]}"; do
+      for format in $([[ $mode == local ]] && echo none || echo "${formats[@]}"); do
         while (($(jobs -rp | wc -l) >= jobs)); do wait -n; done
         run "$name" "$model" "$layers" "$mode" "$format" "$seed" &
       done

@@ -6,8 +6,9 @@ Markdown source (invisible when rendered):
 
     <!-- fig:NAME -->TEXT<!-- /fig -->          (inline, or around a whole table)
 
-and NAME is a function of this file, figures_training.py or figures_network.py (FIGURES below) that makes
-TEXT from the CSVs (figure_base.py reads them).
+and NAME is a function of this file, figures_training.py, figures_network.py or
+figures_compression.py (FIGURES below) that makes TEXT from the CSVs (figure_base.py reads
+them).
 
     python3 benchmarks/figures.py check [README]   exit 1, naming each figure that differs
                                                    from what its CSV gives (make test runs it)
@@ -25,7 +26,8 @@ from pathlib import Path
 
 import figure_base
 from figure_base import RESULTS, TAG, f, markdown, mb, pct, span, table
-from figures_network import *  # noqa: F401,F403 (their fig_ functions join FIGURES)
+from figures_compression import *  # noqa: F401,F403 (their fig_ functions join FIGURES)
+from figures_network import *  # noqa: F401,F403
 from figures_training import *  # noqa: F401,F403
 
 
