@@ -1,5 +1,6 @@
 """The README's figures of runs on the emulated cluster (scripts/cluster.sh): the halo
-overlapped or not (overlap.csv) and every mode against the link rate (cluster.csv)."""
+overlapped or not (overlap.csv), every mode against the link rate (cluster.csv), and
+against depth and model up to 25 Gbit/s (cluster_depth.csv)."""
 import statistics
 
 from figure_base import f, markdown, mb, pct, table
@@ -53,3 +54,20 @@ def fig_cluster__table():
                      mb(r["bytes_per_epoch"]), reached, pct(r["test_acc"], 1)])
     return markdown(["hosts", "Gbit/s", "model", "mode", "epoch s", "wait s", "MB per epoch",
                      "to val 0.95", "test acc"], rows)
+
+
+def fig_cluster_depth__source():
+    return table("cluster_depth.csv").source()
+
+
+def fig_cluster_depth__table():
+    rows = []
+    for r in table("cluster_depth.csv").rows:
+        reached = f"{r['seconds_to_target']} s ({r['epochs_to_target']})" \
+            if r["epochs_to_target"] else "not reached"
+        rows.append([r["gbit"], f"{r['model'].upper()} {r['layers']}", MODE_NAMES[r["mode"]],
+                     f(r["epoch_s"], 3), f(r["comm_s"], 3), f(r["overlap_s"], 3),
+                     mb(r["bytes_per_epoch"]), reached, pct(r["test_acc"], 1),
+                     "yes" if r["planner_choice"] == "yes" else ""])
+    return markdown(["Gbit/s", "model", "mode", "epoch s", "wait s", "in flight while computing s",
+                     "MB per epoch", "to val 0.95 (epochs)", "test acc", "fewest bytes"], rows)
