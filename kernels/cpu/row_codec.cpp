@@ -6,7 +6,6 @@
 #include <cstring>
 #include <utility>
 
-#include "strata/core/error.h"
 #include "strata/kernels/kernels.h"
 #include "strata/kernels/row_codec_math.h"
 
@@ -16,9 +15,8 @@ namespace {
 using namespace row_codec;
 
 // The row loops are also compiled for AVX2 and picked at load time where the CPU has it
-// (SSE2 alone packs 32-bit lanes into 16 and 8 bits slowly). No FMA: the same bytes
-// either way.
-// The row functions are inlined into the clones (STRATA_INLINE), so each is built for both.
+// (SSE2 alone packs 32-bit lanes into 16 and 8 bits slowly); the row functions are inlined
+// into both clones (STRATA_INLINE). No FMA: the same bytes either way.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define STRATA_ROW_LOOPS __attribute__((target_clones("avx2", "default")))
 #else
@@ -42,7 +40,8 @@ STRATA_INLINE Int8Header header_of(const float* x, std::int64_t cols) {
   for (; c + 8 <= cols; c += 8) {
     Float8 v;
     std::memcpy(&v, x + c, sizeof v);
-    const Int8x below = v<lo, above = v> hi;  // x ? a : b as masks: no vector function
+    const Int8x below = (v < lo);  // lane masks; blends by hand, as a vector ?: is GCC's only
+    const Int8x above = (v > hi);
     lo = reinterpret_cast<Float8>((reinterpret_cast<Int8x>(v) & below) |
                                   (reinterpret_cast<Int8x>(lo) & ~below));
     hi = reinterpret_cast<Float8>((reinterpret_cast<Int8x>(v) & above) |
