@@ -11,9 +11,10 @@
 # 2. Without an NVIDIA GPU stops there: "no GPU", status 2.
 # 3. With one, runs, each under a time limit and all within STRATA_CHECK_BUDGET_S: the GPU
 #    tests; the strata CLI on a synthetic graph with --device cuda in every mode (local,
-#    graph, pipeline, hybrid) with gcn and gcnii (NCCL with one rank per GPU where the GPUs
-#    allow, else MPI staged through host memory on shared GPUs); compute-sanitizer
-#    memcheck and initcheck on the kernel tests; the GPU benchmarks.
+#    graph, pipeline, hybrid) with gcn and gcnii, gcnii also with --compress int8 (NCCL
+#    with one rank per GPU where the GPUs allow, else MPI staged through host memory on
+#    shared GPUs); compute-sanitizer memcheck and initcheck on the kernel tests; the GPU
+#    benchmarks.
 #
 # Every step writes its own log into LOGDIR (default DIR/logs); summary.txt there lists
 # every step's outcome. When OUT is set (a lent machine brings back at most 8 files), the
@@ -262,6 +263,12 @@ run_cli() {
       [[ $mode == hybrid ]] && extra=(--parts 2 --stages 2)
       step "cli-$mode-$model-$comm-np$ranks" 120 cli "$mode" "$model" "$ranks" "$comm" cuda \
         "${extra[@]}" && tail -1 "$logs/cli-$mode-$model-$comm-np$ranks.log" | sed 's/^/    /' |
+        tee -a "$summary"
+      # int8 rows (--compress) where rows travel: encoded and decoded by the CUDA kernels
+      [[ $model == gcnii && $mode != local ]] || continue
+      step "cli-$mode-$model-int8-$comm-np$ranks" 120 cli "$mode" "$model" "$ranks" "$comm" \
+        cuda "${extra[@]}" --compress int8 &&
+        tail -1 "$logs/cli-$mode-$model-int8-$comm-np$ranks.log" | sed 's/^/    /' |
         tee -a "$summary"
     done
   done
