@@ -62,6 +62,13 @@ def span(values, digits, unit=""):
     return f"{lo}{unit}" if lo == hi else f"{lo} to {hi}{unit}"
 
 
+def time_to_target(row):
+    """A run summary's (run_summary.py) time to its validation target, with its epochs."""
+    if not row["epochs_to_target"]:
+        return "not reached"
+    return f"{row['seconds_to_target']} s ({row['epochs_to_target']} epochs)"
+
+
 def markdown(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]

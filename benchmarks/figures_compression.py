@@ -1,7 +1,7 @@
 """The README's figures of compressed rows (--compress, benchmarks/compression.sh):
 accuracy against float32 (compression_gaps.csv), the packing cost on its own
 (compression_pack.csv) and time on the emulated cluster (compression_cluster.csv)."""
-from figure_base import f, markdown, mb, pct, table
+from figure_base import f, markdown, mb, pct, table, time_to_target
 
 MODE_NAMES = {"graph": "graph, 2 ranks", "pipeline": "pipeline, 2 x 4 chunks",
               "hybrid": "hybrid, 2 x 2, 4 chunks"}
@@ -51,10 +51,8 @@ def fig_compression_cluster__table():
     for r in table("compression_cluster.csv").rows:
         fmt = next((c for c in ("int8", "bf16") if r["mode"].endswith("_" + c)), None)
         base = r["mode"][:-len(fmt) - 1] if fmt else r["mode"]
-        reached = f"{r['seconds_to_target']} s ({r['epochs_to_target']} epochs)" \
-            if r["epochs_to_target"] else "not reached"
         rows.append([r["gbit"], CLUSTER_MODES[base], fmt or "float32", f(r["epoch_s"], 3),
-                     f(r["comm_s"], 3), mb(r["bytes_per_epoch"]), reached, pct(r["test_acc"], 1),
+                     f(r["comm_s"], 3), mb(r["bytes_per_epoch"]), time_to_target(r), pct(r["test_acc"], 1),
                      "yes" if r["planner_choice"] == "yes" else ""])
     return markdown(["Gbit/s", "mode", "rows", "epoch s", "wait s", "MB per epoch", "to val 0.95",
                      "test acc", "fewest bytes"], rows)

@@ -3,7 +3,7 @@ overlapped or not (overlap.csv), every mode against the link rate (cluster.csv),
 against depth and model up to 25 Gbit/s (cluster_depth.csv)."""
 import statistics
 
-from figure_base import f, markdown, mb, pct, table
+from figure_base import f, markdown, mb, pct, table, time_to_target
 
 
 def overlap_medians(gbit):
@@ -47,11 +47,9 @@ MODE_NAMES = {"graph": "graph, overlap", "graph_no_overlap": "graph, no overlap"
 def fig_cluster__table():
     rows = []
     for r in table("cluster.csv").rows:
-        reached = f"{r['seconds_to_target']} s ({r['epochs_to_target']} epochs)" \
-            if r["epochs_to_target"] else "not reached"
         rows.append([r["hosts"], r["gbit"], f"{r['model'].upper()} {r['layers']}",
                      MODE_NAMES[r["mode"]], f(r["epoch_s"], 3), f(r["comm_s"], 3),
-                     mb(r["bytes_per_epoch"]), reached, pct(r["test_acc"], 1)])
+                     mb(r["bytes_per_epoch"]), time_to_target(r), pct(r["test_acc"], 1)])
     return markdown(["hosts", "Gbit/s", "model", "mode", "epoch s", "wait s", "MB per epoch",
                      "to val 0.95", "test acc"], rows)
 
@@ -63,11 +61,9 @@ def fig_cluster_depth__source():
 def fig_cluster_depth__table():
     rows = []
     for r in table("cluster_depth.csv").rows:
-        reached = f"{r['seconds_to_target']} s ({r['epochs_to_target']})" \
-            if r["epochs_to_target"] else "not reached"
         rows.append([r["gbit"], f"{r['model'].upper()} {r['layers']}", MODE_NAMES[r["mode"]],
                      f(r["epoch_s"], 3), f(r["comm_s"], 3), f(r["overlap_s"], 3),
-                     mb(r["bytes_per_epoch"]), reached, pct(r["test_acc"], 1),
+                     mb(r["bytes_per_epoch"]), time_to_target(r), pct(r["test_acc"], 1),
                      "yes" if r["planner_choice"] == "yes" else ""])
     return markdown(["Gbit/s", "model", "mode", "epoch s", "wait s", "in flight while computing s",
-                     "MB per epoch", "to val 0.95 (epochs)", "test acc", "fewest bytes"], rows)
+                     "MB per epoch", "to val 0.95", "test acc", "fewest bytes"], rows)

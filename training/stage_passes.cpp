@@ -3,27 +3,11 @@
 namespace strata {
 namespace {
 
-std::span<const std::byte> outgoing(const StagePasses& passes, ConstMatrixView rows,
-                                    bool backward) {
-  if (passes.wire) return passes.wire->outgoing(rows, backward);
-  STRATA_CHECK(rows.stride == rows.cols, "stage transfer of a strided block");
-  return {reinterpret_cast<const std::byte*>(rows.data),
-          static_cast<std::size_t>(rows.rows * rows.cols) * 4};
-}
-
 // A blocking receive of the rows a neighbour stage sends, in the wire's format.
 void receive(const StagePasses& passes, int peer, int tag, MatrixView rows, bool backward,
              CommCategory category) {
-  if (!passes.wire) {
-    STRATA_CHECK(rows.stride == rows.cols, "stage transfer of a strided block");
-    passes.pipe.recv(peer, tag,
-                     {reinterpret_cast<std::byte*>(rows.data),
-                      static_cast<std::size_t>(rows.rows * rows.cols) * 4},
-                     category);
-    return;
-  }
-  passes.pipe.recv(peer, tag, passes.wire->incoming(rows, backward), category);
-  passes.wire->arrived(rows, backward);
+  passes.pipe.recv(peer, tag, passes.wire.incoming(rows, backward), category);
+  passes.wire.arrived(rows, backward);
 }
 
 }  // namespace
@@ -47,8 +31,8 @@ double forward_pass(const StagePasses& passes, Stage& stage, const std::vector<B
     stage.forward(b);
     if (passes.trace) passes.trace->push_back({training ? 'f' : 'e', c});
     if (!last) {
-      sends.push_back(
-          pipe.isend(rank + 1, base + c, outgoing(passes, stage.output_rows(b), false), category));
+      sends.push_back(pipe.isend(rank + 1, base + c,
+                                 passes.wire.outgoing(stage.output_rows(b), false), category));
       pipe.flush();
     } else if (training) {
       loss += chunk_loss(b);
@@ -74,7 +58,7 @@ void backward_pass(const StagePasses& passes, Stage& stage, const std::vector<Bl
     if (passes.trace) passes.trace->push_back({'b', *it});
     if (rank > 0) {
       sends.push_back(pipe.isend(rank - 1, base + *it,
-                                 outgoing(passes, stage.input_grad_rows(b), true),
+                                 passes.wire.outgoing(stage.input_grad_rows(b), true),
                                  CommCategory::kStageBackward));
       pipe.flush();
     }

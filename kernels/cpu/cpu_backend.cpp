@@ -153,21 +153,6 @@ class CpuBackend : public Backend {
     kernels::adam_step(span_of(param, n), span_of(grad, n), span_of(m, n), span_of(v, n), config,
                        step);
   }
-  void gather_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n,
-                   float* packed) const override {
-    for (std::int64_t i = 0; i < n; ++i) {
-      const float* src = rows.row(list[i]);
-      std::copy(src, src + rows.cols, packed + i * rows.cols);
-    }
-  }
-  void scatter_rows(const float* packed, const LocalId* list, std::int64_t n, MatrixView rows,
-                    bool add) const override {
-    for (std::int64_t i = 0; i < n; ++i) {
-      const float* src = packed + i * rows.cols;
-      float* dst = rows.row(list[i]);
-      for (std::int64_t c = 0; c < rows.cols; ++c) dst[c] = add ? dst[c] + src[c] : src[c];
-    }
-  }
   void encode_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n, RowCodec codec,
                    std::uint64_t key, void* packed) const override {
     kernels::encode_rows(rows, list, n, codec, key, packed);

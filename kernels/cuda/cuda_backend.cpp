@@ -168,17 +168,6 @@ class CudaBackend : public Backend {
                  const AdamConfig& config, std::int64_t step) const override {
     gpu::adam_step(context_, param, grad, m, v, n, config, step);
   }
-  void gather_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n,
-                   float* packed) const override {
-    cuda::launch_gather_rows(rows.data, rows.stride, rows.cols, list, n, packed, context_.stream());
-    STRATA_CUDA_CHECK(cudaGetLastError());
-  }
-  void scatter_rows(const float* packed, const LocalId* list, std::int64_t n, MatrixView rows,
-                    bool add) const override {
-    cuda::launch_scatter_rows(packed, list, n, rows.data, rows.stride, rows.cols, add,
-                              context_.stream());
-    STRATA_CUDA_CHECK(cudaGetLastError());
-  }
   void encode_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n, RowCodec codec,
                    std::uint64_t key, void* packed) const override {
     cuda::launch_encode_rows(rows.data, rows.stride, rows.cols, list, n, static_cast<int>(codec),

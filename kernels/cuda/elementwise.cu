@@ -7,17 +7,10 @@
 
 #include "grid.cuh"
 #include "launch.h"
+#include "strata/core/random.h"  // splitmix64, for host and device
 
 namespace strata::kernels::cuda {
 namespace {
-
-// strata/core/random.h's splitmix64, for the device.
-__device__ std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 __global__ void relu_forward_kernel(const float* in, std::int64_t in_stride, float* out,
                                     std::int64_t out_stride, std::int64_t rows, std::int64_t cols) {

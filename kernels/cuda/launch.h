@@ -48,12 +48,6 @@ void launch_gather_values(const float* values, const std::int64_t* source, std::
 // out[rows[k] * stride + cols[k]] = values[k], k < nnz (distinct entries).
 void launch_scatter_entries(const float* values, const std::int32_t* rows, const std::int32_t* cols,
                             std::int64_t nnz, float* out, std::int64_t stride, void* stream);
-// packed row i = rows[list[i]]; and back, rows[list[i]] = (or +=) packed row i.
-void launch_gather_rows(const float* rows, std::int64_t stride, std::int64_t cols,
-                        const std::int32_t* list, std::int64_t n, float* packed, void* stream);
-void launch_scatter_rows(const float* packed, const std::int32_t* list, std::int64_t n, float* rows,
-                         std::int64_t stride, std::int64_t cols, bool add, void* stream);
-
 // Rows in a wire format (kernels.h's encode_rows and decode_rows); codec is a RowCodec's
 // value, list may be null (rows 0 .. n - 1).
 void launch_encode_rows(const float* rows, std::int64_t stride, std::int64_t cols,

@@ -72,7 +72,8 @@ std::vector<float> train_stage(const kernels::Backend& b, Communicator& pipe, Mo
   };
   std::vector<int> order(p.layout.chunks.size());
   std::iota(order.begin(), order.end(), 0);
-  const StagePasses passes{pipe, p.layout.chunk_count()};
+  StageWire wire(b, {});
+  const StagePasses passes{pipe, p.layout.chunk_count(), wire};
   double loss = 0;
   for (int epoch = 0; epoch < 3; ++epoch) {
     stage->parameters().zero_grad();

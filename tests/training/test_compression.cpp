@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "graph_mode_checks.h"
+#include "stage_runs.h"
 #include "strata/comm/in_process_communicator.h"
 #include "strata/partition/quality.h"
 #include "strata/training/modes.h"
@@ -15,10 +16,6 @@ namespace {
 
 constexpr RowCodec kF32 = RowCodec::kFloat32, kBf16 = RowCodec::kBf16, kInt8 = RowCodec::kInt8;
 constexpr RowCodecs kFormats[] = {{kF32, kF32}, {kBf16, kBf16}, {kInt8, kInt8}, {kInt8, kBf16}};
-
-WireFormat wire(const TrainConfig& c) {
-  return wire_format_of(DType::kFloat64, c.compress);
-}
 
 std::string name_of(RowCodecs c) {
   return std::string(row_codec_name(c.forward)) + "/" + row_codec_name(c.backward);
@@ -33,31 +30,15 @@ std::vector<TrainResult> run_graph(int p, const Dataset& d, const TrainConfig& c
   return results;
 }
 
-// S stages x G parts (G = 1: pipeline mode).
-std::vector<TrainResult> run_stages(int stages, int parts, const Dataset& d, const TrainConfig& c,
-                                    const PipelineOptions& o) {
-  std::vector<TrainResult> results(static_cast<std::size_t>(stages * parts));
-  run_in_process(stages * parts, [&](Communicator& comm) {
-    results[comm.rank()] =
-        parts == 1 ? train_pipeline(comm, d, c, o, nullptr)
-                   : train_hybrid(comm, d, c, o,
-                                  {.method = PartitionMethod::kMetis, .parts = parts}, nullptr);
-  });
-  return results;
-}
-
-CommVolume stages_predicted(const Dataset& d, const TrainConfig& c, int stages, int parts) {
-  const ModelShape shape = model_shape_of(d, c.model, c.hidden, c.layers);
-  const StageBounds bounds = split_layers_by_cost(shape.costs, stages);
-  if (parts == 1) return pipeline_volume(shape, bounds, d.adjacency.rows, wire(c));
-  const auto part_of =
-      partition_graph(d.adjacency, {.method = PartitionMethod::kMetis, .parts = parts});
-  const std::int64_t pairs = measure_partition(d.adjacency, part_of, parts).boundary_pairs;
-  return hybrid_volume(shape, bounds, pairs, parts, d.adjacency.rows, wire(c));
-}
-
 std::int64_t halo_bytes(const TrainResult& r) {
   return r.comm_bytes.at("halo_fwd") + r.comm_bytes.at("halo_bwd");
+}
+
+// S stages x G parts; G = 1 is pipeline mode itself.
+std::vector<TrainResult> run_stages(int stages, int parts, const Dataset& d, const TrainConfig& c,
+                                    const PipelineOptions& o) {
+  return parts == 1 ? testing::run_pipeline(stages, d, c, o)
+                    : testing::run_hybrid(stages, parts, d, c, o);
 }
 
 }  // namespace
@@ -95,7 +76,7 @@ TEST_CASE("pipeline and hybrid mode: every row format sends the predicted bytes"
         TrainConfig c = testing::graph_mode_config(4);
         c.model = model;
         c.compress = format;
-        const CommVolume v = stages_predicted(d, c, stages, parts);
+        const CommVolume v = testing::stages_predicted(d, c, stages, parts);
         for (const TrainResult& got : run_stages(stages, parts, d, c, o)) {
           testing::check_all_bytes(got, v);
           CHECK(std::isfinite(got.epochs.back().loss));

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "graph_mode_checks.h"
+#include "stage_runs.h"
 #include "strata/comm/in_process_communicator.h"
 #include "strata/partition/quality.h"
 #include "strata/training/modes.h"
@@ -11,28 +12,6 @@
 using namespace strata;
 
 namespace {
-
-PartitionOptions parts_of(int parts) {
-  return {.method = PartitionMethod::kMetis, .parts = parts};
-}
-
-std::vector<TrainResult> run_hybrid(int stages, int parts, const Dataset& d, const TrainConfig& c,
-                                    const PipelineOptions& o) {
-  std::vector<TrainResult> results(static_cast<std::size_t>(stages * parts));
-  run_in_process(stages * parts, [&](Communicator& comm) {
-    results[comm.rank()] = train_hybrid(comm, d, c, o, parts_of(parts), nullptr);
-  });
-  return results;
-}
-
-CommVolume hybrid_predicted(const Dataset& d, const TrainConfig& c, int stages, int parts) {
-  const ModelShape shape = model_shape_of(d, c.model, c.hidden, c.layers);
-  const auto part_of = partition_graph(d.adjacency, parts_of(parts));
-  const std::int64_t pairs =
-      parts == 1 ? 0 : measure_partition(d.adjacency, part_of, parts).boundary_pairs;
-  return hybrid_volume(shape, split_layers_by_cost(shape.costs, stages), pairs, parts,
-                       d.adjacency.rows);
-}
 
 void check_same_bytes(const TrainResult& got, const TrainResult& want) {
   REQUIRE(got.epochs.size() == want.epochs.size());
@@ -67,12 +46,12 @@ TEST_CASE("hybrid with one stage is graph mode: same losses and bytes") {
   one_chunk.chunks = 1;
   for (ModelKind model : testing::kModels) {
     const TrainConfig c = config_for(model);
-    const auto parts = partition_graph(d.adjacency, parts_of(3));
+    const auto parts = partition_graph(d.adjacency, testing::metis_parts(3));
     std::vector<TrainResult> graph(3);
     run_in_process(3, [&](Communicator& comm) {
       graph[comm.rank()] = testing::train_rank(comm, d, parts, c);
     });
-    for (const TrainResult& got : run_hybrid(1, 3, d, c, one_chunk)) {
+    for (const TrainResult& got : testing::run_hybrid(1, 3, d, c, one_chunk)) {
       INFO(model_kind_name(model));
       check_same(got, graph[0], 1e-5);
       check_same_bytes(got, graph[0]);
@@ -90,7 +69,7 @@ TEST_CASE("hybrid with one part is pipeline mode: same losses and bytes") {
     run_in_process(2, [&](Communicator& comm) {
       pipeline[comm.rank()] = train_pipeline(comm, d, c, chunked, nullptr);
     });
-    for (const TrainResult& got : run_hybrid(2, 1, d, c, chunked)) {
+    for (const TrainResult& got : testing::run_hybrid(2, 1, d, c, chunked)) {
       INFO(model_kind_name(model));
       check_same(got, pipeline[0], 1e-6);
       REQUIRE(!pipeline[0].weights.empty());
@@ -109,9 +88,9 @@ TEST_CASE("hybrid with one chunk is exact on 2 stages x 2 parts, bytes as predic
       PipelineOptions one_chunk;
       one_chunk.chunks = 1;
       INFO(model_kind_name(model) << (sparse ? ", sparse" : ", dense"));
-      for (const TrainResult& got : run_hybrid(2, 2, d, c, one_chunk)) {
+      for (const TrainResult& got : testing::run_hybrid(2, 2, d, c, one_chunk)) {
         check_same(got, reference, 1e-5);
-        testing::check_all_bytes(got, hybrid_predicted(d, c, 2, 2));
+        testing::check_all_bytes(got, testing::stages_predicted(d, c, 2, 2));
       }
     }
 }
@@ -129,9 +108,9 @@ TEST_CASE("chunked hybrid: bytes as predicted, history read, close to exact trai
       o.chunks = 4;
       o.stale_grad = stale;
       INFO(model_kind_name(model) << (stale == StaleGrad::kDelay ? ", delay" : ", drop"));
-      const std::vector<TrainResult> results = run_hybrid(2, 2, d, c, o);
+      const std::vector<TrainResult> results = testing::run_hybrid(2, 2, d, c, o);
       for (const TrainResult& got : results) {
-        testing::check_all_bytes(got, hybrid_predicted(d, c, 2, 2));
+        testing::check_all_bytes(got, testing::stages_predicted(d, c, 2, 2));
         CHECK(got.epochs.back().history_fraction > 0.0);
         const double first = got.epochs.front().loss, last = got.epochs.back().loss;
         CHECK(std::isfinite(last));
@@ -161,9 +140,9 @@ TEST_CASE("chunked hybrid with exact stale gradients and exact history is exact"
     o.warmup_epochs = 1;
     o.stale_grad = StaleGrad::kExact;
     INFO(model_kind_name(model));
-    for (const TrainResult& got : run_hybrid(2, 2, d, c, o)) {
+    for (const TrainResult& got : testing::run_hybrid(2, 2, d, c, o)) {
       check_same(got, reference, 1e-5);
-      testing::check_all_bytes(got, hybrid_predicted(d, c, 2, 2));
+      testing::check_all_bytes(got, testing::stages_predicted(d, c, 2, 2));
       CHECK(got.epochs.back().history_fraction > 0.0);
     }
   }
@@ -175,7 +154,7 @@ TEST_CASE("hybrid rank counts that do not factor are input errors") {
   std::vector<std::string> errors(3);
   run_in_process(3, [&](Communicator& comm) {
     try {
-      train_hybrid(comm, d, c, {}, parts_of(2), nullptr);
+      train_hybrid(comm, d, c, {}, testing::metis_parts(2), nullptr);
     } catch (const Error& e) {
       errors[comm.rank()] = e.what();
     }
@@ -187,7 +166,7 @@ TEST_CASE("hybrid rank counts that do not factor are input errors") {
 TEST_CASE("the memory estimate's part sizes are the rows a hybrid rank builds") {
   const Dataset d = testing::graph_mode_dataset(true);
   for (int parts : {2, 3}) {
-    const auto part_of = partition_graph(d.adjacency, parts_of(parts));
+    const auto part_of = partition_graph(d.adjacency, testing::metis_parts(parts));
     const std::vector<std::int32_t> chunk_of(static_cast<std::size_t>(d.adjacency.rows), 0);
     for (int p = 0; p < parts; ++p) {
       INFO("part " << p << " of " << parts);

@@ -3,30 +3,14 @@
 #include <cmath>
 
 #include "graph_mode_checks.h"
+#include "stage_runs.h"
 #include "strata/comm/in_process_communicator.h"
 #include "strata/partition/chunks.h"
 #include "strata/training/modes.h"
 
 using namespace strata;
 
-namespace {
-
-std::vector<TrainResult> run_pipeline(int stages, const Dataset& d, const TrainConfig& config,
-                                      const PipelineOptions& options) {
-  std::vector<TrainResult> results(static_cast<std::size_t>(stages));
-  run_in_process(stages, [&](Communicator& comm) {
-    results[comm.rank()] = train_pipeline(comm, d, config, options, nullptr);
-  });
-  return results;
-}
-
-CommVolume predicted(const Dataset& d, const TrainConfig& c, int stages) {
-  const std::int64_t n = d.adjacency.rows;
-  const ModelShape shape = model_shape_of(d, c.model, c.hidden, c.layers);
-  return pipeline_volume(shape, split_layers_by_cost(shape.costs, stages), n);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("pipeline mode with one chunk is exact on 1 to 4 stages, bytes as predicted") {
   for (ModelKind model : testing::kModels)
@@ -40,9 +24,9 @@ TEST_CASE("pipeline mode with one chunk is exact on 1 to 4 stages, bytes as pred
       for (int stages = 1; stages <= 4; ++stages) {
         INFO(model_kind_name(model)
              << ", " << (sparse ? "sparse" : "dense") << ", " << stages << " stages");
-        for (const TrainResult& got : run_pipeline(stages, d, config, options)) {
+        for (const TrainResult& got : testing::run_pipeline(stages, d, config, options)) {
           testing::check_same_losses(got, reference);
-          testing::check_stage_bytes(got, predicted(d, config, stages));
+          testing::check_stage_bytes(got, testing::stages_predicted(d, config, stages, 1));
         }
       }
     }
@@ -55,7 +39,7 @@ TEST_CASE("exact warm-up epochs match one process whatever the chunk count") {
   options.chunks = 4;
   options.warmup_epochs = config.epochs;
   const TrainResult reference = train_one_process(d, config, nullptr);
-  for (const TrainResult& got : run_pipeline(3, d, config, options)) {
+  for (const TrainResult& got : testing::run_pipeline(3, d, config, options)) {
     testing::check_same_losses(got, reference);
     for (const auto& m : got.epochs) CHECK(m.history_fraction == 0.0);
   }
@@ -90,9 +74,9 @@ TEST_CASE("chunked pipeline: bytes as predicted, history read, close to exact tr
         options.chunks = 5;
         options.stale_grad = stale;
         options.alternate_order = alternate;
-        const auto results = run_pipeline(2, d, config, options);
+        const auto results = testing::run_pipeline(2, d, config, options);
         for (const TrainResult& got : results) {
-          testing::check_stage_bytes(got, predicted(d, config, 2));
+          testing::check_stage_bytes(got, testing::stages_predicted(d, config, 2, 1));
           CHECK(got.epochs.back().history_fraction > 0.0);
           const double first = got.epochs.front().loss, last = got.epochs.back().loss;
           CHECK(std::isfinite(last));
@@ -120,13 +104,13 @@ TEST_CASE("the stale-gradient weight runs from dropping (0) to delaying all of i
     PipelineOptions options;
     options.chunks = 5;
     options.stale_grad = StaleGrad::kDrop;
-    const TrainResult dropped = run_pipeline(2, d, config, options)[0];
+    const TrainResult dropped = testing::run_pipeline(2, d, config, options)[0];
     options.stale_grad = StaleGrad::kDelay;
-    const TrainResult delayed = run_pipeline(2, d, config, options)[0];
+    const TrainResult delayed = testing::run_pipeline(2, d, config, options)[0];
     options.stale_weight = 0.0f;
-    const TrainResult none = run_pipeline(2, d, config, options)[0];
+    const TrainResult none = testing::run_pipeline(2, d, config, options)[0];
     options.stale_weight = 0.5f;
-    const TrainResult half = run_pipeline(2, d, config, options)[0];
+    const TrainResult half = testing::run_pipeline(2, d, config, options)[0];
     CHECK(none.weights == dropped.weights);
     CHECK(half.weights != dropped.weights);
     CHECK(half.weights != delayed.weights);
@@ -153,14 +137,14 @@ TEST_CASE("exact stale gradients with exact history train as one process, bytes 
     options.stale_grad = StaleGrad::kExact;
     for (int stages : {2, 4}) {
       INFO(model_kind_name(model) << ", " << stages << " stages");
-      for (const TrainResult& got : run_pipeline(stages, d, config, options)) {
+      for (const TrainResult& got : testing::run_pipeline(stages, d, config, options)) {
         testing::check_same_losses(got, reference);
-        testing::check_stage_bytes(got, predicted(d, config, stages));
+        testing::check_stage_bytes(got, testing::stages_predicted(d, config, stages, 1));
         CHECK(got.epochs.back().history_fraction > 0.0);
       }
     }
     options.stale_grad = StaleGrad::kDrop;
-    const TrainResult dropped = run_pipeline(2, d, config, options)[0];
+    const TrainResult dropped = testing::run_pipeline(2, d, config, options)[0];
     INFO(model_kind_name(model) << ", drop");
     CHECK(std::abs(dropped.epochs.back().loss - reference.epochs.back().loss) >
           1e-3 * reference.epochs.back().loss);
@@ -171,12 +155,14 @@ TEST_CASE("pipeline options are checked before any work") {
   const Dataset d = testing::graph_mode_dataset(false);
   TrainConfig config = testing::graph_mode_config(2);
   PipelineOptions options;
-  CHECK_THROWS_WITH(run_pipeline(3, d, config, options), Catch::Contains("needs at least 3"));
+  CHECK_THROWS_WITH(testing::run_pipeline(3, d, config, options),
+                    Catch::Contains("needs at least 3"));
   options.layer_split = {1, 2};
-  CHECK_THROWS_WITH(run_pipeline(2, d, config, options), Catch::Contains("sums to 3"));
+  CHECK_THROWS_WITH(testing::run_pipeline(2, d, config, options), Catch::Contains("sums to 3"));
   options.layer_split.clear();
   options.stale_weight = 1.5f;
-  CHECK_THROWS_WITH(run_pipeline(2, d, config, options), Catch::Contains("--stale-weight"));
+  CHECK_THROWS_WITH(testing::run_pipeline(2, d, config, options),
+                    Catch::Contains("--stale-weight"));
 }
 
 namespace {
@@ -211,7 +197,7 @@ TEST_CASE(
     options.chunking = PartitionMethod::kRange;
     for (int stages : {2, 4}) {
       INFO(model_kind_name(model) << ", " << stages << " stages");
-      for (const TrainResult& got : run_pipeline(stages, d, config, options)) {
+      for (const TrainResult& got : testing::run_pipeline(stages, d, config, options)) {
         testing::check_same_losses(got, reference);
         for (const auto& m : got.epochs) CHECK(m.history_fraction == 0.0);
       }
@@ -228,18 +214,18 @@ TEST_CASE("history smoothing changes chunked epochs only, and is range-checked")
   options.chunks = 1;
   options.smoothing = 0.5f;
   const TrainResult reference = train_one_process(d, config, nullptr);
-  testing::check_same_losses(run_pipeline(2, d, config, options)[0], reference);
+  testing::check_same_losses(testing::run_pipeline(2, d, config, options)[0], reference);
   options.chunks = 5;
-  const TrainResult smoothed = run_pipeline(2, d, config, options)[0];
+  const TrainResult smoothed = testing::run_pipeline(2, d, config, options)[0];
   options.smoothing = 0.0f;
-  const TrainResult plain = run_pipeline(2, d, config, options)[0];
+  const TrainResult plain = testing::run_pipeline(2, d, config, options)[0];
   // Epoch 0 reads the initial (zero) history either way and epoch 1 the first blend,
   // which starts from the unblended rows: they first differ at epoch 2.
   CHECK(smoothed.epochs[1].loss == plain.epochs[1].loss);
   CHECK(smoothed.epochs[2].loss != plain.epochs[2].loss);
   CHECK(smoothed.epochs.back().loss < 1.3 * reference.epochs.back().loss);
   options.smoothing = 1.0f;
-  CHECK_THROWS_WITH(run_pipeline(1, d, config, options), Catch::Contains("--smoothing"));
+  CHECK_THROWS_WITH(testing::run_pipeline(1, d, config, options), Catch::Contains("--smoothing"));
 }
 
 // Chunks go forward in order and, unless the backward is exact (one block of every row,
@@ -307,9 +293,9 @@ TEST_CASE("the diagnosis compares each chunked step with the exact one and chang
       PipelineOptions options;
       options.chunks = 4;
       options.stale_grad = stale;
-      const TrainResult plain = run_pipeline(2, d, config, options)[0];
+      const TrainResult plain = testing::run_pipeline(2, d, config, options)[0];
       options.diagnose = true;
-      const TrainResult diagnosed = run_pipeline(2, d, config, options)[0];
+      const TrainResult diagnosed = testing::run_pipeline(2, d, config, options)[0];
       CHECK(diagnosed.weights == plain.weights);
       for (std::size_t e = 0; e < plain.epochs.size(); ++e) {
         const EpochMetrics& m = diagnosed.epochs[e];
@@ -321,7 +307,7 @@ TEST_CASE("the diagnosis compares each chunked step with the exact one and chang
         CHECK(m.layer_error[3] > 0.0);
       }
       options.chunks = 1;  // exact: nothing to tell apart
-      const TrainResult exact = run_pipeline(2, d, config, options)[0];
+      const TrainResult exact = testing::run_pipeline(2, d, config, options)[0];
       for (const EpochMetrics& m : exact.epochs) {
         CHECK(m.gradient_cosine == Approx(1.0).margin(1e-6));
         for (double error : m.layer_error) CHECK(error == Approx(0.0).margin(1e-6));

@@ -159,18 +159,21 @@ class Backend {
   virtual void cast_gradients(const void* sums, float* out, std::int64_t n) const = 0;
   virtual void adam_step(float* param, const float* grad, float* m, float* v, std::int64_t n,
                          const AdamConfig& config, std::int64_t step) const = 0;
-  // packed row i = rows[list[i]], for i < n.
-  virtual void gather_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n,
-                           float* packed) const = 0;
-  // rows[list[i]] = (or +=) packed row i. list holds no id twice.
-  virtual void scatter_rows(const float* packed, const LocalId* list, std::int64_t n,
-                            MatrixView rows, bool add) const = 0;
   // kernels.h's encode_rows and decode_rows: rows in a wire format (core/row_codec.h),
   // the same bytes on every backend; list may be null (rows 0 .. n - 1).
   virtual void encode_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n,
                            RowCodec codec, std::uint64_t key, void* packed) const = 0;
   virtual void decode_rows(const void* packed, RowCodec codec, const LocalId* list, std::int64_t n,
                            MatrixView rows, bool add) const = 0;
+  // packed row i = rows[list[i]], for i < n; and rows[list[i]] = (or +=) packed row i, list
+  // holding no id twice: float32 rows, as encode_rows and decode_rows move them.
+  void gather_rows(ConstMatrixView rows, const LocalId* list, std::int64_t n, float* packed) const {
+    encode_rows(rows, list, n, RowCodec::kFloat32, 0, packed);
+  }
+  void scatter_rows(const float* packed, const LocalId* list, std::int64_t n, MatrixView rows,
+                    bool add) const {
+    decode_rows(packed, RowCodec::kFloat32, list, n, rows, add);
+  }
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

@@ -64,7 +64,7 @@ class RankTrainer : public EpochTrainer {
   bool pipelined() const {
     return setup_.mode == ParallelMode::kPipeline || setup_.mode == ParallelMode::kHybrid;
   }
-  StagePasses passes() { return {grid_.data_pipe(), layout_.chunk_count(), trace_, &wire_}; }
+  StagePasses passes() { return {grid_.data_pipe(), layout_.chunk_count(), wire_, trace_}; }
   void begin_wire_passes(std::int64_t epoch, int pass);
   void set_initial_weights();
   double train_passes(std::int64_t epoch, const std::vector<Block>& blocks,

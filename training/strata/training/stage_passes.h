@@ -23,8 +23,8 @@ struct ScheduleEvent {
 struct StagePasses {
   Communicator& pipe;  // rank = stage; over the memory the stage's views point into
   int chunks;          // of the layout: tags are chunk c forward, K + c backward, 2K evaluation
+  StageWire& wire;     // how rows travel (float32 ones as they are)
   std::vector<ScheduleEvent>* trace = nullptr;  // records each step when set
-  StageWire* wire = nullptr;                    // the rows' wire format; null: float32 as they are
 };
 
 // The last stage adds chunk_loss(b) for each block in training; the sum is returned.
