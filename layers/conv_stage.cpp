@@ -92,12 +92,19 @@ MatrixView ConvStage::input_of(Layer& layer, const Block& b) {
   return rows(layer.aggregate_first ? layer.p : layer.z, b);
 }
 
+// P is whole before it is exchanged; then b is finished piece by piece (BlockGraph::
+// pieces), the interior ones while the halo travels.
 void ConvStage::forward_layer(Layer& layer, const Block& b) {
+  if (layer.index > 0 && !layer.aggregate_first)
+    backend_.gemm(false, false, 1.0f, rows(layer.z, b), parameters_.value(layer.weight), 0.0f,
+                  rows(layer.p, b));
+  if (layer.index > 0) graph_.exchange(b, layer.p.view(), training_);
+  for (const Block& piece : graph_.pieces(b)) aggregate_layer(layer, piece);
+}
+
+void ConvStage::aggregate_layer(Layer& layer, const Block& b) {
   const MatrixView y = rows(layer.y, b);
   const ConstMatrixView w = parameters_.value(layer.weight);
-  if (layer.index > 0 && !layer.aggregate_first)
-    backend_.gemm(false, false, 1.0f, rows(layer.z, b), w, 0.0f, rows(layer.p, b));
-  if (layer.index > 0) graph_.exchange(b, layer.p.view(), training_);
   if (layer.aggregate_first) {
     const MatrixView z = rows(layer.z, b);
     graph_.aggregate(b, layer.p.view(), z);

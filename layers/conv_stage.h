@@ -50,6 +50,8 @@ class ConvStage : public Stage {
   void root_backward(Layer& layer, const Block& b, ConstMatrixView grad_y, MatrixView grad_x);
   MatrixView input_of(Layer& layer, const Block& b);
   void forward_layer(Layer& layer, const Block& b);
+  // Y[b] from the exchanged P: aggregation, W (aggregate first), root term, bias, ReLU.
+  void aggregate_layer(Layer& layer, const Block& b);
   void activation_backward(Layer& layer, const Block& b, MatrixView grad_y);
   void first_layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y);
   void layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y, MatrixView grad_x);

@@ -108,13 +108,20 @@ void GcniiStage::forward(const Block& b) {
   backend_.copy(rows(h0_, b), columns(out, hidden_, 2 * hidden_));
 }
 
+// P is whole before it is exchanged; then b is finished piece by piece (BlockGraph::
+// pieces), the interior ones while the halo travels.
 void GcniiStage::forward_conv(Conv& conv, const Block& b, ConstMatrixView h) {
-  const MatrixView p = rows(conv.p, b), s = rows(conv.s, b), y = rows(conv.y, b);
   if (h.data != nullptr) {
+    const MatrixView p = rows(conv.p, b);
     backend_.copy(h, p);
     drop(p, b, conv.layer);
     graph_.exchange(b, conv.p.view(), training_);
   }
+  for (const Block& piece : graph_.pieces(b)) aggregate_conv(conv, piece);
+}
+
+void GcniiStage::aggregate_conv(Conv& conv, const Block& b) {
+  const MatrixView s = rows(conv.s, b), y = rows(conv.y, b);
   graph_.aggregate(b, conv.p.view(), s);
   const float alpha = model_.alpha;
   backend_.scale(s, 1.0f - alpha);
@@ -131,22 +138,28 @@ void GcniiStage::forward_output(const Block& b, ConstMatrixView h) {
   linear(*output_, q, rows(logits_, b));
 }
 
+// Conv by conv, piece by piece (BlockGraph::pieces): the interior pieces of a conv run
+// while the halo's share of the gradient of the conv after it travels; the boundary piece
+// waits for it. Each conv then starts its own gradient through Âᵀ.
 void GcniiStage::backward(const Block& b) {
   const MatrixView grad_h = scratch(kGradH, b.size(), hidden_);
   const MatrixView grad_h0 = scratch(kGradH0, b.size(), hidden_);
-  if (last_stage()) {
-    const ConstMatrixView grad_logits = rows(grad_logits_, b);
-    linear_backward(*output_, rows(q_, b), grad_logits);
-    backend_.gemm(false, true, 1.0f, grad_logits, parameters_.value(*output_), 0.0f, grad_h);
-    drop(grad_h, b, model_.num_layers + 1);
-    zero(grad_h0);
-  } else {
-    const ConstMatrixView in = rows(grad_out_, b);
-    backend_.copy(columns(in, 0, hidden_), grad_h);
-    backend_.copy(columns(in, hidden_, 2 * hidden_), grad_h0);
+  const MatrixView grad_z = scratch(kGradZ, b.size(), hidden_);
+  start_backward(b, grad_h, grad_h0);
+  const std::vector<Block> pieces = graph_.pieces(b);
+  Conv* arriving = nullptr;  // the conv whose d loss / d P is still being gathered
+  for (auto conv = convs_.rbegin(); conv != convs_.rend(); ++conv) {
+    for (const Block& piece : pieces) {
+      const auto at = [&](MatrixView m) {
+        return m.rows_range(piece.begin - b.begin, piece.end - b.begin);
+      };
+      if (arriving != nullptr) take_input_gradient(*arriving, b, piece, at(grad_h));
+      backward_conv(*conv, piece, at(grad_h), at(grad_h0), at(grad_z));
+      if (piece.chunk == kInteriorPiece) graph_.progress();
+    }
+    arriving = propagate_conv(*conv, b, grad_z, grad_h) ? &*conv : nullptr;
   }
-  for (auto conv = convs_.rbegin(); conv != convs_.rend(); ++conv)
-    backward_conv(*conv, b, grad_h, grad_h0);
+  if (arriving != nullptr) take_input_gradient(*arriving, b, b, grad_h);
   if (first_stage()) {
     finish_input(b, grad_h, grad_h0);
     return;
@@ -156,23 +169,51 @@ void GcniiStage::backward(const Block& b) {
   backend_.copy(grad_h0, columns(out, hidden_, 2 * hidden_));
 }
 
-// grad_h: d loss / d y of the conv on entry, d loss / d its input h on return. From dy
-// (after the ReLU): ds = (1 - beta) dy + beta dy Wᵀ, dW += beta sᵀ dy, dh0 += alpha ds,
-// dz = (1 - alpha) ds, scattered through Âᵀ.
-void GcniiStage::backward_conv(Conv& conv, const Block& b, MatrixView grad_h, MatrixView grad_h0) {
+// d loss / d (the last conv's y) and d loss / d h0 from the output layer or the next stage.
+void GcniiStage::start_backward(const Block& b, MatrixView grad_h, MatrixView grad_h0) {
+  if (last_stage()) {
+    const ConstMatrixView grad_logits = rows(grad_logits_, b);
+    linear_backward(*output_, rows(q_, b), grad_logits);
+    backend_.gemm(false, true, 1.0f, grad_logits, parameters_.value(*output_), 0.0f, grad_h);
+    drop(grad_h, b, model_.num_layers + 1);
+    zero(grad_h0);
+    return;
+  }
+  const ConstMatrixView in = rows(grad_out_, b);
+  backend_.copy(columns(in, 0, hidden_), grad_h);
+  backend_.copy(columns(in, hidden_, 2 * hidden_), grad_h0);
+}
+
+// The rows b (a piece) of a conv's backward up to its aggregation. grad_h: d loss / d y on
+// entry; from dy (after the ReLU): ds = (1 - beta) dy + beta dy Wᵀ, dW += beta sᵀ dy,
+// dh0 += alpha ds, and grad_z = dz = (1 - alpha) ds, what propagate_conv sends through Âᵀ.
+void GcniiStage::backward_conv(const Conv& conv, const Block& b, MatrixView grad_h,
+                               MatrixView grad_h0, MatrixView grad_z) {
   backend_.relu_backward(rows(conv.y, b), grad_h, grad_h);
-  const MatrixView grad_z = scratch(kGradZ, b.size(), hidden_);
   backend_.gemm(false, true, conv.beta, grad_h, parameters_.value(conv.weight), 0.0f, grad_z);
   backend_.axpy(1.0f - conv.beta, grad_h, grad_z);  // grad_z holds ds
   backend_.axpy(model_.alpha, grad_z, grad_h0);
   backend_.scale(grad_z, 1.0f - model_.alpha);
   backend_.gemm_tn_accumulate(conv.beta, rows(conv.s, b), grad_h, parameters_.sum(conv.weight));
+}
+
+// dh = Âᵀ dz, started; true when its rows are still to be taken (take_input_gradient),
+// false when grad_h already holds them (whole rows only) or conv 1 defers them.
+bool GcniiStage::propagate_conv(Conv& conv, const Block& b, ConstMatrixView grad_z,
+                                MatrixView grad_h) {
   if (conv.layer == 1 && defers_first_conv()) {
     graph_.scatter_gradient(b, grad_z, conv.g.view());
-    return;
+    return false;
   }
-  propagate_back(conv.g, b, grad_z, grad_h);
+  if (start_propagate(conv.g, b, grad_z, grad_h)) return true;
   drop(grad_h, b, conv.layer);
+  return false;
+}
+
+void GcniiStage::take_input_gradient(Conv& conv, const Block& b, const Block& piece,
+                                     MatrixView grad_h) {
+  take_propagated(conv.g, b, piece, grad_h);
+  drop(grad_h, piece, conv.layer);
 }
 
 // h0 is conv 1's input and every conv's residual: its gradient is the sum of both. With

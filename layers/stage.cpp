@@ -56,13 +56,24 @@ kernels::Tensor Stage::gradient_buffer(std::int64_t width) const {
 
 void Stage::propagate_back(kernels::Tensor& g, const Block& b, ConstMatrixView grad,
                            MatrixView out) {
+  if (start_propagate(g, b, grad, out)) take_propagated(g, b, b, out);
+}
+
+bool Stage::start_propagate(kernels::Tensor& g, const Block& b, ConstMatrixView grad,
+                            MatrixView out) {
   if (whole_rows_only_) {
     graph_.transpose_multiply(b, grad, out);
-    return;
+    return false;
   }
   graph_.scatter_gradient(b, grad, g.view());
-  graph_.exchange_gradient(b, g.view());
-  take_gradient(g, b, out);
+  return true;
+}
+
+// The interior pieces come first, and no other part adds to their rows.
+void Stage::take_propagated(kernels::Tensor& g, const Block& b, const Block& piece,
+                            MatrixView out) {
+  if (piece.chunk != kInteriorPiece) graph_.exchange_gradient(b, g.view());
+  take_gradient(g, piece, out);
 }
 
 // Gradient that reaches g[b] after this (along edges read from history) is stale: with

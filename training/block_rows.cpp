@@ -1,5 +1,7 @@
 #include "strata/training/block_rows.h"
 
+#include <algorithm>
+
 namespace strata {
 
 namespace {
@@ -20,6 +22,16 @@ BlockRows::BlockRows(const RowLayout& layout, const kernels::Backend& backend, S
       ids_(kernels::to_backend<GlobalId>(backend, layout.order)),
       chunks_(layout.chunks.size()) {}
 
+std::vector<Block> BlockRows::pieces(const Block& b) const {
+  const LocalId interior = layout_.interior;
+  if (!split_whole(b) || interior == 0 || interior == layout_.owned) return {b};
+  std::vector<Block> out;
+  for (LocalId r = 0; r < interior; r += kRowsPerPiece)
+    out.push_back({r, std::min(r + kRowsPerPiece, interior), kInteriorPiece});
+  out.push_back({interior, layout_.owned, kBoundaryPiece});
+  return out;
+}
+
 BlockRows::Chunk& BlockRows::chunk(const Block& b) {
   STRATA_CHECK(b.chunk >= 0 && b.chunk < layout_.chunk_count(), "block of chunk ", b.chunk, " of ",
                layout_.chunk_count());
@@ -29,6 +41,10 @@ BlockRows::Chunk& BlockRows::chunk(const Block& b) {
 // A block of every row multiplies the whole matrix (local and graph mode take this path
 // every time); a chunk its own rows.
 void BlockRows::aggregate(const Block& b, ConstMatrixView x, MatrixView out) {
+  if (b.chunk == kInteriorPiece || b.chunk == kBoundaryPiece) {
+    aggregate_piece(b, x, out);
+    return;
+  }
   if (split_whole(b)) {
     aggregate_split(x, out);
     return;
@@ -117,7 +133,9 @@ BlockRows::Split& BlockRows::split() {
   const Csr inner_t = transpose(inner);
   const Csr outer = column_range(layout_.a_hat, owned, owned + layout_.halo);
   Split& s = split_.emplace();
-  for (LocalId r = 0; r < owned; r += kRowsPerPiece) s.piece_starts.push_back(r);
+  // The interior's pieces as pieces() cuts them, then the rest's.
+  for (LocalId r = 0; r < layout_.interior; r += kRowsPerPiece) s.piece_starts.push_back(r);
+  for (LocalId r = layout_.interior; r < owned; r += kRowsPerPiece) s.piece_starts.push_back(r);
   s.piece_starts.push_back(owned);
   for (std::size_t i = 0; i + 1 < s.piece_starts.size(); ++i) {
     const Block piece{s.piece_starts[i], s.piece_starts[i + 1], -1};
@@ -125,6 +143,7 @@ BlockRows::Split& BlockRows::split() {
     s.owned_transposed.push_back(backend_.sparse(row_block_copy(inner_t, piece).view()));
   }
   s.halo = backend_.sparse(outer.view());
+  s.boundary_halo = backend_.sparse(row_block_copy(outer, {layout_.interior, owned, -1}).view());
   s.halo_transposed = backend_.sparse(transpose(outer).view());
   return s;
 }
@@ -141,6 +160,21 @@ void BlockRows::aggregate_split(ConstMatrixView x, MatrixView out) {
   }
   halo_->finish();
   s.halo->multiply(x.rows_range(owned, owned + layout_.halo), out, 1.0f);
+}
+
+void BlockRows::aggregate_piece(const Block& piece, ConstMatrixView x, MatrixView out) {
+  Split& s = split();
+  const LocalId owned = layout_.owned;
+  const ConstMatrixView inner = x.rows_range(0, owned);
+  for (std::size_t i = 0; i < s.owned.size(); ++i) {
+    const LocalId begin = s.piece_starts[i], end = s.piece_starts[i + 1];
+    if (begin < piece.begin || end > piece.end) continue;
+    s.owned[i]->multiply(inner, out.rows_range(begin - piece.begin, end - piece.begin));
+    halo_->progress();
+  }
+  if (piece.chunk == kInteriorPiece) return;
+  halo_->finish();
+  s.boundary_halo->multiply(x.rows_range(owned, owned + layout_.halo), out, 1.0f);
 }
 
 // g[halo] += Â[:, halo]ᵀ grad first, so that those rows leave for their owners while

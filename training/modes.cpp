@@ -116,8 +116,14 @@ TrainResult train_graph_parallel(Communicator& comm, const Shard& shard, const T
                  comm.rank(), " of ", comm.size(), " was given part ", shard.graph.part, " of ",
                  shard.parts);
   RankGrid grid(comm, comm.size(), device.to_data);
-  RankData rank{shard_layout(shard.graph, shard.parts, propagation_of(config)), &shard.features,
-                stage_labels(shard.labels, {shard.train_mask, shard.val_mask, shard.test_mask})};
+  RowLayout layout = shard_layout(shard.graph, shard.parts, propagation_of(config));
+  const std::vector<GlobalId> old_of = interior_first(layout);
+  const FeatureMatrix features = shard.features.select_rows(old_of);
+  StageLabels labels =
+      stage_labels(select_values(shard.labels, old_of),
+                   {select_values(shard.train_mask, old_of), select_values(shard.val_mask, old_of),
+                    select_values(shard.test_mask, old_of)});
+  RankData rank{std::move(layout), &features, std::move(labels)};
   const RankSetup setup = setup_for(ParallelMode::kGraph, shard.features.cols(), shard.num_classes,
                                     config, {}, whole_model(config));
   std::int64_t vertices = shard.graph.owned;

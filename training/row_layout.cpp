@@ -147,6 +147,7 @@ RowLayout part_layout(const Csr& adjacency, std::span<const std::int32_t> part_o
   finish_chunks(l, local_chunk, k);
   for (int c = 0; c < k; ++c) l.chunk_plans.push_back(plan_of_chunk(local.plan, local_chunk, c));
   l.whole_plan = std::move(local.plan);
+  if (k == 1 && parts > 1) interior_first(l);  // the rank's rows are selected by l.order
   return l;
 }
 
@@ -161,6 +162,62 @@ RowLayout shard_layout(const LocalGraph& graph, int parts, Propagation propagati
   l.whole_plan = graph.plan;
   l.chunk_plans = {graph.plan};
   return l;
+}
+
+namespace {
+
+// Owned rows that read a halo column or that another part reads (the graph may be directed).
+std::vector<bool> boundary_rows(const RowLayout& l) {
+  std::vector<bool> boundary(static_cast<std::size_t>(l.owned), false);
+  for (LocalId r = 0; r < l.owned; ++r)
+    for (EdgeOffset e = l.a_hat.offsets[r]; e < l.a_hat.offsets[r + 1]; ++e)
+      if (l.a_hat.indices[e] >= l.owned) boundary[static_cast<std::size_t>(r)] = true;
+  for (const auto& list : l.whole_plan.send)
+    for (LocalId r : list) boundary[static_cast<std::size_t>(r)] = true;
+  return boundary;
+}
+
+// Row i of the result is row old_of[i] of a; owned columns renumbered by position, halo
+// columns kept, each row's entries in their order.
+Csr renumber_owned(const Csr& a, std::span<const GlobalId> old_of,
+                   std::span<const LocalId> position, LocalId owned) {
+  Csr p;
+  p.rows = a.rows;
+  p.cols = a.cols;
+  p.offsets.assign(1, 0);
+  for (GlobalId old : old_of) {
+    for (EdgeOffset e = a.offsets[old]; e < a.offsets[old + 1]; ++e) {
+      const LocalId c = a.indices[e];
+      p.indices.push_back(c < owned ? position[static_cast<std::size_t>(c)] : c);
+      if (!a.values.empty()) p.values.push_back(a.values[e]);
+    }
+    p.offsets.push_back(p.nnz());
+  }
+  return p;
+}
+
+}  // namespace
+
+std::vector<GlobalId> interior_first(RowLayout& l) {
+  STRATA_CHECK(l.chunk_count() == 1, "interior_first on a layout of ", l.chunk_count(), " chunks");
+  const std::vector<bool> boundary = boundary_rows(l);
+  std::vector<GlobalId> old_of;
+  for (int pass = 0; pass < 2; ++pass)
+    for (LocalId r = 0; r < l.owned; ++r)
+      if (boundary[static_cast<std::size_t>(r)] == (pass == 1)) old_of.push_back(r);
+  l.interior = static_cast<LocalId>(std::count(boundary.begin(), boundary.end(), false));
+  std::vector<LocalId> position(static_cast<std::size_t>(l.owned));
+  std::vector<GlobalId> order(l.order);
+  for (std::size_t i = 0; i < old_of.size(); ++i) {
+    position[static_cast<std::size_t>(old_of[i])] = static_cast<LocalId>(i);
+    order[i] = l.order[static_cast<std::size_t>(old_of[i])];
+  }
+  l.order = std::move(order);
+  l.a_hat = renumber_owned(l.a_hat, old_of, position, l.owned);
+  for (auto& list : l.whole_plan.send)  // the order rows are sent in stays (receivers expect it)
+    for (LocalId& r : list) r = position[static_cast<std::size_t>(r)];
+  l.chunk_plans = {l.whole_plan};
+  return old_of;
 }
 
 Csr row_block_copy(const Csr& a, const Block& b) {

@@ -2,6 +2,9 @@
 // and dense descriptors and the workspace for one (graph, width).
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "launch.h"
@@ -19,10 +22,47 @@ DeviceBuffer converted(const From* data, std::size_t n, const Context& context) 
   return strata::gpu::to_device<To>(host, context);
 }
 
+// a's entries with each row's columns ascending, as cuSPARSE's CSR wants them: a row
+// layout may keep a row's entries in the order that reproduces the CPU's sums
+// (interior_first in training/row_layout.h).
+struct SortedRows {
+  std::vector<LocalId> indices;
+  std::vector<float> values;
+};
+
+bool rows_sorted(CsrView a) {
+  for (LocalId r = 0; r < a.rows; ++r)
+    if (!std::is_sorted(a.indices + a.offsets[r], a.indices + a.offsets[r + 1])) return false;
+  return true;
+}
+
+SortedRows sorted_rows(CsrView a) {
+  SortedRows out{std::vector<LocalId>(a.indices, a.indices + a.nnz()), {}};
+  out.values.resize(out.indices.size(), 1.0f);
+  if (a.values != nullptr) out.values.assign(a.values, a.values + a.nnz());
+  std::vector<std::pair<LocalId, float>> row;
+  for (LocalId r = 0; r < a.rows; ++r) {
+    const auto first = static_cast<std::size_t>(a.offsets[r]);
+    const auto last = static_cast<std::size_t>(a.offsets[r + 1]);
+    row.clear();
+    for (std::size_t e = first; e < last; ++e) row.emplace_back(out.indices[e], out.values[e]);
+    std::sort(row.begin(), row.end());
+    for (std::size_t e = first; e < last; ++e)
+      std::tie(out.indices[e], out.values[e]) = row[e - first];
+  }
+  return out;
+}
+
 }  // namespace
 
 DeviceCsr::DeviceCsr(CsrView a, const Context& context)
     : rows_(a.rows), cols_(a.cols), nnz_(a.nnz()), wide_(a.nnz() > 0x7FFFFFFF) {
+  SortedRows sorted;
+  if (!rows_sorted(a)) {
+    sorted = sorted_rows(a);
+    a.indices = sorted.indices.data();
+    a.values = sorted.values.data();
+  }
   const auto rows1 = static_cast<std::size_t>(a.rows) + 1, nnz = static_cast<std::size_t>(nnz_);
   offsets_ = wide_ ? converted<std::int64_t>(a.offsets, rows1, context)
                    : converted<std::int32_t>(a.offsets, rows1, context);

@@ -8,18 +8,21 @@
 // Every view handed in or out is in the stage's backend memory.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "strata/core/matrix.h"
 #include "strata/core/types.h"
 
 namespace strata {
 
-// Rows [begin, end) of a stage's buffers: one chunk, or every row (chunk -1).
+// Rows [begin, end) of a stage's buffers: one chunk, or every row (chunk -1), or a piece
+// of every row (BlockGraph::pieces).
 struct Block {
   LocalId begin = 0, end = 0;
   int chunk = -1;
   LocalId size() const { return end - begin; }
 };
+inline constexpr int kInteriorPiece = -2, kBoundaryPiece = -3;
 
 class BlockGraph {
  public:
@@ -42,11 +45,21 @@ class BlockGraph {
   virtual void scatter_gradient(const Block& b, ConstMatrixView grad, MatrixView g) = 0;
   // out (columns() x w) = Â[b, :]ᵀ · grad: what scatter_gradient adds to a zero g.
   virtual void transpose_multiply(const Block& b, ConstMatrixView grad, MatrixView out) = 0;
+  // b in the order a layer should compute it while b's halo travels: pieces of the rows
+  // that read no halo column and that no other part reads (kInteriorPiece), which a layer
+  // computes whole, calling progress() between them, then the other rows (kBoundaryPiece),
+  // whose aggregation waits for the halo and whose gradient needs the owners' share (see
+  // exchange_gradient). {b} where there is nothing to split. The pieces depend on the graph
+  // only, never on whether the exchange overlaps, so the arithmetic is the same either way.
+  virtual std::vector<Block> pieces(const Block& b) const { return {b}; }
+  // Lets the exchanges in flight move on (MPI moves data only inside its calls).
+  virtual void progress() {}
   // Fills the halo rows of x that b's chunk reads (every halo row for a whole block) from
   // their owners; counted as halo_fwd in training, else as eval. No-op without a halo.
   virtual void exchange(const Block& b, MatrixView x, bool training) = 0;
   // Adds the halo rows of g that b's chunk scattered into (gradient for other parts'
-  // rows) into their owners' rows, and zeroes them here. No-op without a halo.
+  // rows) into their owners' rows, and zeroes them here. No-op without a halo. The rows of
+  // b's interior pieces are complete before it: no other part adds to them.
   virtual void exchange_gradient(const Block& b, MatrixView g) = 0;
 };
 

@@ -90,6 +90,13 @@ class Stage {
   // edges read from history. One block of every row without a halo, dropping stale
   // gradients, multiplies straight into out.
   void propagate_back(kernels::Tensor& g, const Block& b, ConstMatrixView grad, MatrixView out);
+  // propagate_back in two steps, so that a layer computes the rows that need nothing from
+  // other parts while the owners' share travels: start_propagate scatters grad into g and
+  // returns true, or (whole rows only) multiplies into out and returns false; then
+  // take_propagated gives out = d loss / d P[piece] for each of b's pieces in turn
+  // (BlockGraph::pieces, or b itself), waiting for the owners' share where it is needed.
+  bool start_propagate(kernels::Tensor& g, const Block& b, ConstMatrixView grad, MatrixView out);
+  void take_propagated(kernels::Tensor& g, const Block& b, const Block& piece, MatrixView out);
   // Whether every block is one block of every row, without a halo, dropping stale
   // gradients: then a layer's gradient needs no full-size accumulator (propagate_back
   // multiplies straight into its output), and nothing needs zeroing between epochs.

@@ -17,6 +17,8 @@ namespace strata {
 // A block of every row with a halo multiplies Â's owned columns and its halo columns
 // apart: the halo rows' exchange, started by exchange(), travels while the owned
 // columns are multiplied (overlap), or ends before (no overlap); the arithmetic is the same.
+// With its pieces (BlockGraph::pieces), a layer computes the interior rows whole while the
+// halo travels: row layouts number them first (interior_first in row_layout.h).
 class BlockRows : public BlockGraph {
  public:
   // layout and halo (nullptr without a halo) must outlive this.
@@ -32,6 +34,10 @@ class BlockRows : public BlockGraph {
   void aggregate(const Block& b, ConstMatrixView x, MatrixView out) override;
   void scatter_gradient(const Block& b, ConstMatrixView grad, MatrixView g) override;
   void transpose_multiply(const Block& b, ConstMatrixView grad, MatrixView out) override;
+  std::vector<Block> pieces(const Block& b) const override;
+  void progress() override {
+    if (halo_) halo_->progress();
+  }
   void exchange(const Block& b, MatrixView x, bool training) override;
   void exchange_gradient(const Block& b, MatrixView g) override;
   // Called after each product of a chunk's rows: MPI moves the stage rows a pipeline rank
@@ -52,6 +58,7 @@ class BlockRows : public BlockGraph {
     std::vector<std::unique_ptr<kernels::SparseMatrix>> owned, owned_transposed;
     std::vector<LocalId> piece_starts;  // piece i: rows [starts[i], starts[i + 1])
     std::unique_ptr<kernels::SparseMatrix> halo, halo_transposed;
+    std::unique_ptr<kernels::SparseMatrix> boundary_halo;  // Â[interior:, halo]
   };
   bool whole(const Block& b) const { return b.begin == 0 && b.end == layout_.owned; }
   // Every row, as one block: every rank of the stage runs it at the same point (a chunk
@@ -63,6 +70,9 @@ class BlockRows : public BlockGraph {
   kernels::SparseMatrix& transposed_whole();
   Split& split();
   void aggregate_split(ConstMatrixView x, MatrixView out);
+  // out (the piece's rows) = Â[piece, owned] x[owned], then for a boundary piece
+  // out += Â[piece, halo] x[halo] once the halo is in.
+  void aggregate_piece(const Block& piece, ConstMatrixView x, MatrixView out);
   void scatter_split(ConstMatrixView grad, MatrixView g);
   // Ends an exchange still in flight (a forward one whose rows nothing aggregated).
   void settle();

@@ -18,6 +18,9 @@ namespace strata {
 struct RowLayout {
   std::vector<GlobalId> order;  // the global id of every local row: owned, then halo
   LocalId owned = 0, halo = 0;
+  // Rows [0, interior) read no halo column and no other part reads them: a layer can
+  // compute them whole while the halo travels (interior_first numbers them first).
+  LocalId interior = 0;
   Csr a_hat;                  // the propagation matrix's owned rows over owned + halo columns
   std::vector<Block> chunks;  // chunk c's owned rows (some may be empty with several parts)
   int parts = 1;
@@ -49,6 +52,12 @@ RowLayout part_layout(const Csr& adjacency, std::span<const std::int32_t> part_o
                       Propagation propagation);
 // A graph-mode shard's rows (already numbered owned first), as one chunk.
 RowLayout shard_layout(const LocalGraph& graph, int parts, Propagation propagation);
+
+// Renumbers the owned rows of a one-chunk layout with a halo so that the interior ones come
+// first (each group keeps its order); halo columns keep their ids and every row of Â keeps
+// its entries' order, so each aggregation sums exactly as before. Returns the old local id
+// of every new owned row: the rank's per-row inputs (features, labels) follow it.
+std::vector<GlobalId> interior_first(RowLayout& layout);
 
 // a with rows and columns renumbered: row i of the result is row order[i] of a.
 Csr permute_symmetric(const Csr& a, std::span<const GlobalId> order);
