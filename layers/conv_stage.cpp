@@ -3,7 +3,7 @@
 namespace strata {
 namespace {
 
-enum Scratch { kGradY, kGradX, kGradZ };
+enum Scratch { kGradY, kGradX, kGradZ, kGradP };
 
 }  // namespace
 
@@ -121,26 +121,68 @@ void ConvStage::aggregate_layer(Layer& layer, const Block& b) {
 }
 
 // The gradient flows through two scratch buffers in turn (a layer reads one and writes
-// the other) and kGradZ holds what a layer needs in between.
+// the other); kGradZ holds what an aggregate-first layer sends through Âᵀ, kGradP what a
+// transform-first one gets back. Layer by layer, piece by piece (BlockGraph::pieces): a
+// layer's interior pieces run while the halo's share of the gradient of the layer after
+// it travels; the boundary piece waits for it.
 void ConvStage::backward(const Block& b) {
   MatrixView grad = scratch(kGradY, b.size(), model_.width(last_));
   backend_.copy(rows(output_grad_, b), grad);
+  const std::vector<Block> pieces = graph_.pieces(b);
   int buffer = kGradY;
+  Arriving arriving;
   for (std::size_t j = layers_.size(); j-- > 0;) {
     Layer& layer = layers_[j];
-    activation_backward(layer, b, grad);
+    const bool sends_z = layer.aggregate_first && layer.index > 0;
+    const MatrixView grad_z =
+        sends_z ? scratch(kGradZ, b.size(), model_.width(layer.index)) : MatrixView{};
+    for (const Block& piece : pieces) {
+      if (arriving.layer != nullptr) finish_layer(arriving, b, piece, true);
+      start_layer(layer, piece, piece_rows(grad, b, piece), piece_rows(grad_z, b, piece));
+      if (piece.chunk == kInteriorPiece) graph_.progress();
+    }
     if (layer.index == 0) {
       first_layer_backward(layer, b, grad);
       return;
     }
     buffer = buffer == kGradY ? kGradX : kGradY;
-    const MatrixView input_grad =
+    const MatrixView grad_x =
         j > 0 ? scratch(buffer, b.size(), model_.width(layer.index)) : rows(input_grad_, b);
-    layer_backward(layer, b, grad, input_grad);
-    if (layer.root) root_backward(layer, b, grad, input_grad);
-    drop(input_grad, b, layer.index);
-    grad = input_grad;
+    const MatrixView grad_p =
+        layer.aggregate_first ? grad_x : scratch(kGradP, b.size(), model_.width(layer.index + 1));
+    arriving = {&layer, grad, grad_p, grad_x};
+    if (!start_propagate(layer.g, b, sends_z ? grad_z : grad, grad_p)) {
+      finish_layer(arriving, b, b, false);
+      arriving = {};
+    }
+    grad = grad_x;
   }
+  if (arriving.layer != nullptr) finish_layer(arriving, b, b, true);
+}
+
+// A layer's backward on b's rows up to Âᵀ: the activation's, and (aggregate first,
+// Y = (Â P) W) dW += Zᵀ dY and grad_z = dY Wᵀ, what Âᵀ then takes.
+void ConvStage::start_layer(Layer& layer, const Block& b, MatrixView grad_y, MatrixView grad_z) {
+  activation_backward(layer, b, grad_y);
+  if (grad_z.data == nullptr) return;
+  backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_y, parameters_.sum(layer.weight));
+  backend_.gemm(false, true, 1.0f, grad_y, parameters_.value(layer.weight), 0.0f, grad_z);
+}
+
+// The rows `piece` of a's layer once its gradient through Âᵀ is in (taken into grad_p
+// here unless it already is): transform first (P = Z W, Y = Â P), dW += Zᵀ dP and
+// dZ = dP Wᵀ; then the root term, and dropout's backward.
+void ConvStage::finish_layer(const Arriving& a, const Block& b, const Block& piece, bool take) {
+  Layer& layer = *a.layer;
+  const MatrixView grad_p = piece_rows(a.grad_p, b, piece);
+  const MatrixView grad_x = piece_rows(a.grad_x, b, piece);
+  if (take) take_propagated(layer.g, b, piece, grad_p);
+  if (!layer.aggregate_first) {
+    backend_.gemm_tn_accumulate(1.0f, rows(layer.z, piece), grad_p, parameters_.sum(layer.weight));
+    backend_.gemm(false, true, 1.0f, grad_p, parameters_.value(layer.weight), 0.0f, grad_x);
+  }
+  if (layer.root) root_backward(layer, piece, piece_rows(a.grad_y, b, piece), grad_x);
+  drop(grad_x, piece, layer.index);
 }
 
 void ConvStage::activation_backward(Layer& layer, const Block& b, MatrixView grad_y) {
@@ -158,24 +200,6 @@ void ConvStage::first_layer_backward(Layer& layer, const Block& b, ConstMatrixVi
     graph_.transpose_multiply(b, grad_y, layer.g.view());
   else
     graph_.scatter_gradient(b, grad_y, layer.g.view());
-}
-
-// Aggregate first, Y = (Â P) W: dW += Zᵀ dY, dP = Âᵀ (dY Wᵀ).
-// Transform first, P = Z W and Y = Â P: dP = Âᵀ dY, dW += Zᵀ dP, dZ = dP Wᵀ.
-void ConvStage::layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y,
-                               MatrixView grad_x) {
-  const ConstMatrixView w = parameters_.value(layer.weight), z = rows(layer.z, b);
-  if (layer.aggregate_first) {
-    backend_.gemm_tn_accumulate(1.0f, z, grad_y, parameters_.sum(layer.weight));
-    const MatrixView grad_z = scratch(kGradZ, b.size(), model_.width(layer.index));
-    backend_.gemm(false, true, 1.0f, grad_y, w, 0.0f, grad_z);
-    propagate_back(layer.g, b, grad_z, grad_x);
-    return;
-  }
-  const MatrixView grad_p = scratch(kGradZ, b.size(), model_.width(layer.index + 1));
-  propagate_back(layer.g, b, grad_y, grad_p);
-  backend_.gemm_tn_accumulate(1.0f, z, grad_p, parameters_.sum(layer.weight));
-  backend_.gemm(false, true, 1.0f, grad_p, w, 0.0f, grad_x);
 }
 
 // The root term X W_root: dW_root += Xᵀ dY, dX += dY W_rootᵀ (X: b's dropped input rows).

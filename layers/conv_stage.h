@@ -54,7 +54,15 @@ class ConvStage : public Stage {
   void aggregate_layer(Layer& layer, const Block& b);
   void activation_backward(Layer& layer, const Block& b, MatrixView grad_y);
   void first_layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y);
-  void layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y, MatrixView grad_x);
+  // A layer whose gradient through Âᵀ is still arriving, and the scratch rows (of a whole
+  // block) its backward ends in: d loss / d Y, d loss / d P (grad_x itself when the layer
+  // aggregates first) and d loss / d its input.
+  struct Arriving {
+    Layer* layer = nullptr;
+    MatrixView grad_y, grad_p, grad_x;
+  };
+  void start_layer(Layer& layer, const Block& b, MatrixView grad_y, MatrixView grad_z);
+  void finish_layer(const Arriving& a, const Block& b, const Block& piece, bool take);
   bool last_model_layer(const Layer& layer) const { return layer.index + 1 == model_.num_layers; }
 
   int first_, last_;

@@ -150,11 +150,9 @@ void GcniiStage::backward(const Block& b) {
   Conv* arriving = nullptr;  // the conv whose d loss / d P is still being gathered
   for (auto conv = convs_.rbegin(); conv != convs_.rend(); ++conv) {
     for (const Block& piece : pieces) {
-      const auto at = [&](MatrixView m) {
-        return m.rows_range(piece.begin - b.begin, piece.end - b.begin);
-      };
-      if (arriving != nullptr) take_input_gradient(*arriving, b, piece, at(grad_h));
-      backward_conv(*conv, piece, at(grad_h), at(grad_h0), at(grad_z));
+      const MatrixView h = piece_rows(grad_h, b, piece);
+      if (arriving != nullptr) take_input_gradient(*arriving, b, piece, h);
+      backward_conv(*conv, piece, h, piece_rows(grad_h0, b, piece), piece_rows(grad_z, b, piece));
       if (piece.chunk == kInteriorPiece) graph_.progress();
     }
     arriving = propagate_conv(*conv, b, grad_z, grad_h) ? &*conv : nullptr;

@@ -136,6 +136,11 @@ inline MatrixView rows(kernels::Tensor& t, const Block& b) {
 inline ConstMatrixView rows(const kernels::Tensor& t, const Block& b) {
   return t.view().rows_range(b.begin, b.end);
 }
+// The rows of piece (BlockGraph::pieces of b) in m, a view over b's rows; m may be empty.
+inline MatrixView piece_rows(MatrixView m, const Block& b, const Block& piece) {
+  if (m.data == nullptr) return m;
+  return m.rows_range(piece.begin - b.begin, piece.end - b.begin);
+}
 // Columns [begin, end) of a view (the two halves of a GCNII boundary row).
 inline MatrixView columns(MatrixView m, std::int64_t begin, std::int64_t end) {
   return {m.data + begin, m.rows, end - begin, m.stride};
