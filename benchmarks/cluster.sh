@@ -11,7 +11,9 @@
 # Environment: STRATA_HOSTS ("2 4"), STRATA_GBITS ("1 10 25"), STRATA_MODELS ("gcnii:16
 # gcnii:32 gcn:4"), STRATA_MODES ("graph graph_no_overlap pipeline hybrid"), STRATA_EPOCHS
 # (20), STRATA_TARGET (validation accuracy, 0.95), STRATA_BUILD, STRATA_DATASETS,
-# STRATA_RESULTS, STRATA_CSV (cluster.csv). Needs root. Skips (exit 0) without coauthor_physics or a cluster.
+# STRATA_RESULTS, STRATA_CSV (cluster.csv), STRATA_SYNTHETIC (a vertex count: the synthetic
+# SBM graph of that size instead of coauthor_physics). Needs root. Skips (exit 0) without
+# coauthor_physics or a cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/machine.sh
@@ -25,6 +27,8 @@ if [[ ${1:-} == --quick ]]; then
   hosts=(2) gbits=(1) models=(gcnii:8) epochs=4 target=0.5
   results=benchmarks/results/quick raw=$results/raw_cluster
   dataset_args=(--dataset synthetic --nodes 20000)
+elif [[ -n ${STRATA_SYNTHETIC:-} ]]; then
+  dataset_args=(--dataset synthetic --nodes "$STRATA_SYNTHETIC")
 else
   physics_raw "$raw" || { echo "cluster: skipped (no coauthor_physics)"; exit 0; }
 fi
@@ -50,7 +54,7 @@ for h in "${hosts[@]}"; do
     for m in "${models[@]}"; do
       for mode in "${modes[@]}"; do
         [[ $mode == hybrid* && $h -lt 4 ]] && continue
-        tag=h$h-g$gbit-${m/:/}-$mode out=$raw/$tag.jsonl
+        tag=h$h-g$gbit-${m/:/}-$mode${STRATA_SYNTHETIC:+-n$STRATA_SYNTHETIC} out=$raw/$tag.jsonl
         base=${mode%_int8} && base=${base%_bf16} && compress=none
         [[ $base != "$mode" ]] && compress=${mode##*_}
         args="${mode_args[$base]/HALF/$((h / 2))} --compress $compress"

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # scripts/cluster.sh: bad input stops with one line and leaves nothing behind; a run ended
-# by TERM removes its namespaces and processes; the quick bandwidth self-test passes.
+# by TERM removes its namespaces and processes; the quick bandwidth self-test passes; graph
+# mode across two shaped hosts trains to the same weight bits with the halo overlapped and not.
 # Exits 77 (skipped) where this machine cannot create network namespaces.
-#   cluster_emulation.sh SCRIPTS_DIR MPI_BANDWIDTH
+#   cluster_emulation.sh SCRIPTS_DIR MPI_BANDWIDTH STRATA
 set -uo pipefail
 cluster=$1/cluster.sh
 bench=$2
+strata=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -83,6 +85,18 @@ if timeout -k 5 90 bash "$cluster" selftest --quick --bench "$bench"; then
   echo "ok   selftest --quick"
 else
   echo "FAIL selftest --quick"
+  failures=$((failures + 1))
+fi
+for overlap in overlap no-overlap; do
+  timeout -k 5 60 bash "$cluster" --hosts 2 --gbit 10 -- mpirun -np 2 "$strata" train \
+    --mode graph --dataset synthetic --nodes 6000 --epochs 3 --"$overlap" \
+    --save-weights "$tmp/$overlap.bin" >"$tmp/$overlap.out" 2>&1 ||
+    { echo "FAIL graph mode --$overlap across the cluster: $(tail -n 1 "$tmp/$overlap.out")"; failures=$((failures + 1)); }
+done
+if cmp -s "$tmp/overlap.bin" "$tmp/no-overlap.bin"; then
+  echo "ok   graph mode across 2 hosts: the same weight bits with and without overlap"
+else
+  echo "FAIL graph mode across 2 hosts: weights differ with and without overlap"
   failures=$((failures + 1))
 fi
 exit $((failures > 0))
