@@ -1,14 +1,16 @@
 """The README's figures of runs on the emulated cluster (scripts/cluster.sh): the halo
 overlapped or not (overlap.csv), every mode against the link rate (cluster.csv), and
-against depth and model up to 25 Gbit/s (cluster_depth.csv)."""
+against depth and model up to 25 Gbit/s (cluster_depth.csv), GCNII 16 on 2 and 4 hosts
+(cluster_hosts.csv), and a synthetic graph of 1M vertices (cluster_synthetic.csv)."""
 import statistics
 
 from figure_base import f, markdown, mb, pct, table, time_to_target
 
 
-def overlap_medians(gbit):
+def overlap_medians(gbit, build="this"):
     t = table("overlap.csv")
-    of = lambda on, key: statistics.median(float(r[key]) for r in t.where(gbit=gbit, overlap=on))
+    of = lambda on, key: statistics.median(float(r[key]) for r in t.where(gbit=gbit, overlap=on)
+                                           if r["build"] == build)
     return {"off": of(False, "epoch_s"), "on": of(True, "epoch_s"),
             "wait_off": of(False, "comm_s"), "wait_on": of(True, "comm_s")}
 
@@ -33,6 +35,18 @@ def fig_overlap__table():
 def fig_overlap__one_gbit():
     m = overlap_medians("1")
     return f"{100 * (m['off'] - m['on']) / m['wait_off']:.0f}%"
+
+
+def fig_overlap__before():
+    """This build overlapped against the build before (overlap.sh's STRATA_BEFORE) at 1 Gbit/s."""
+    t = table("overlap.csv")
+    label = t.header.split("build before: ")[1].strip()
+    now, before = overlap_medians("1"), overlap_medians("1", "before")
+    saved = before["off"] - now["on"]
+    return (f"{label}, took {f(before['off'], 3)} s per epoch without overlap (waiting "
+            f"{f(before['wait_off'], 3)} s) and {f(before['on'], 3)} s with its own overlap; this "
+            f"build overlapped takes {f(now['on'], 3)} s, {f(saved, 3)} s less than the build "
+            f"before without overlap: {100 * saved / before['wait_off']:.0f}% of its wait")
 
 
 def fig_cluster__source():
@@ -67,3 +81,31 @@ def fig_cluster_depth__table():
                      "yes" if r["planner_choice"] == "yes" else ""])
     return markdown(["Gbit/s", "model", "mode", "epoch s", "wait s", "in flight while computing s",
                      "MB per epoch", "to val 0.95", "test acc", "fewest bytes"], rows)
+
+
+def hosts_table(name):
+    rows = []
+    for r in table(name).rows:
+        rows.append([r["hosts"], r["gbit"], f"{r['model'].upper()} {r['layers']}",
+                     MODE_NAMES[r["mode"]], f(r["epoch_s"], 3), f(r["comm_s"], 3),
+                     f(r["overlap_s"], 3), mb(r["bytes_per_epoch"]), time_to_target(r),
+                     pct(r["test_acc"], 1), "yes" if r["planner_choice"] == "yes" else ""])
+    return markdown(["hosts", "Gbit/s", "model", "mode", "epoch s", "wait s",
+                     "in flight while computing s", "MB per epoch", "to target", "test acc",
+                     "fewest bytes"], rows)
+
+
+def fig_cluster_hosts__source():
+    return table("cluster_hosts.csv").source()
+
+
+def fig_cluster_hosts__table():
+    return hosts_table("cluster_hosts.csv")
+
+
+def fig_cluster_synthetic__source():
+    return table("cluster_synthetic.csv").source()
+
+
+def fig_cluster_synthetic__table():
+    return hosts_table("cluster_synthetic.csv")

@@ -3,7 +3,9 @@
 epoch against depth, per mode), epoch_vs_ranks.png (epoch time against ranks, per mode and
 dataset), spmm_vs_width.png (SpMM GB/s against width, with the STREAM triad) and
 pyg_vs_strata.png (epoch times of both), stale_grad_loss.png (training loss of one process
-and the pipeline's stale-gradient rules, row-normalized features). Usage: plots.py RESULTS"""
+and the pipeline's stale-gradient rules, row-normalized features), cluster_vs_gbit.png
+(on the emulated cluster, per mode: epoch time and time to the validation target against
+the link rate, cluster_depth.csv). Usage: plots.py RESULTS"""
 import csv
 import subprocess
 import sys
@@ -145,12 +147,39 @@ def stale_plot(results, data):
         ", ".join(plots) + "\n")
 
 
+def cluster_plot(results, data):
+    rows = read(results / "cluster_depth.csv")
+    if not rows:
+        return None
+    out = results / "cluster_vs_gbit.png"
+    script = terminal(out, "emulated cluster, 2 hosts, hidden 64") + (
+        "set terminal pngcairo size 1300,560 font 'sans,11'\nset output '" + str(out) + "'\n"
+        "set multiplot layout 1,2\nset logscale x\nset xlabel 'link Gbit/s'\n"
+        "set xtics (1, 2, 4, 10, 25)\nset xrange [0.8:32]\nset yrange [0:*]\n"
+        "set key outside bottom center maxrows 4\n")
+    for column, label in (("epoch_s", "epoch s"), ("seconds_to_target", "s to val target")):
+        plots = []
+        for model, layers in dict.fromkeys((r["model"], r["layers"]) for r in rows):
+            if model == "gcn":
+                continue
+            for mode in dict.fromkeys(r["mode"] for r in rows):
+                pts = [(float(r["gbit"]), float(r[column])) for r in rows
+                       if (r["model"], r["layers"], r["mode"]) == (model, layers, mode)
+                       and r[column]]
+                f = table(data / f"cluster_{column}_{model}{layers}_{mode}.dat", sorted(pts))
+                plots.append(f"'{f}' using 1:2 with linespoints lw 2 "
+                             f"title '{model.upper()} {layers} {mode}' noenhanced")
+        script += f"set title '{label}' noenhanced\nset ylabel '{label}'\nplot " + ", ".join(
+            plots) + "\n"
+    return script + "unset multiplot\n"
+
+
 def main():
     results = Path(sys.argv[1])
     data = results / "plot_data"
     data.mkdir(exist_ok=True)
     for name, make in [("comm", comm_plot), ("epoch", epoch_plot), ("spmm", spmm_plot),
-                       ("pyg", pyg_plot), ("stale", stale_plot)]:
+                       ("pyg", pyg_plot), ("stale", stale_plot), ("cluster", cluster_plot)]:
         script = make(results, data)
         if script is None:
             print(f"plot {name}: no data, skipped")
