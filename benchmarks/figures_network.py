@@ -1,7 +1,8 @@
 """The README's figures of runs on the emulated cluster (scripts/cluster.sh): the halo
 overlapped or not (overlap.csv), every mode against the link rate (cluster.csv), and
 against depth and model up to 25 Gbit/s (cluster_depth.csv), GCNII 16 on 2 and 4 hosts
-(cluster_hosts.csv), and a synthetic graph of 1M vertices (cluster_synthetic.csv)."""
+(cluster_hosts.csv), a synthetic graph of 1M vertices (cluster_synthetic.csv), and where
+graph mode and the pipeline change places (cluster_flip.csv)."""
 import statistics
 
 from figure_base import f, markdown, mb, pct, table, time_to_target
@@ -109,3 +110,11 @@ def fig_cluster_synthetic__source():
 
 def fig_cluster_synthetic__table():
     return hosts_table("cluster_synthetic.csv")
+
+
+def fig_cluster_flip__source():
+    return table("cluster_flip.csv").source()
+
+
+def fig_cluster_flip__table():
+    return hosts_table("cluster_flip.csv")
