@@ -69,6 +69,19 @@ def time_to_target(row):
     return f"{row['seconds_to_target']} s ({row['epochs_to_target']} epochs)"
 
 
+def run_cells(row, in_flight=False):
+    """A cluster run's (run_summary.py) epoch time, wait, [time in flight while computing,]
+    bytes, time to target and test accuracy, as table cells."""
+    cells = [f(row["epoch_s"], 3), f(row["comm_s"], 3)]
+    if in_flight:
+        cells.append(f(row["overlap_s"], 3))
+    return cells + [mb(row["bytes_per_epoch"]), time_to_target(row), pct(row["test_acc"], 1)]
+
+
+def planner_cell(row):
+    return "yes" if row["planner_choice"] == "yes" else ""
+
+
 def markdown(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]

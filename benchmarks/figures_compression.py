@@ -1,7 +1,7 @@
 """The README's figures of compressed rows (--compress, benchmarks/compression.sh):
 accuracy against float32 (compression_gaps.csv), the packing cost on its own
 (compression_pack.csv) and time on the emulated cluster (compression_cluster.csv)."""
-from figure_base import f, markdown, mb, pct, table, time_to_target
+from figure_base import f, markdown, pct, planner_cell, run_cells, table
 
 MODE_NAMES = {"graph": "graph, 2 ranks", "pipeline": "pipeline, 2 x 4 chunks",
               "hybrid": "hybrid, 2 x 2, 4 chunks"}
@@ -51,9 +51,8 @@ def fig_compression_cluster__table():
     for r in table("compression_cluster.csv").rows:
         fmt = next((c for c in ("int8", "bf16") if r["mode"].endswith("_" + c)), None)
         base = r["mode"][:-len(fmt) - 1] if fmt else r["mode"]
-        rows.append([r["gbit"], CLUSTER_MODES[base], fmt or "float32", f(r["epoch_s"], 3),
-                     f(r["comm_s"], 3), mb(r["bytes_per_epoch"]), time_to_target(r), pct(r["test_acc"], 1),
-                     "yes" if r["planner_choice"] == "yes" else ""])
+        rows.append([r["gbit"], CLUSTER_MODES[base], fmt or "float32", *run_cells(r),
+                     planner_cell(r)])
     return markdown(["Gbit/s", "mode", "rows", "epoch s", "wait s", "MB per epoch", "to val 0.95",
                      "test acc", "fewest bytes"], rows)
 

@@ -5,7 +5,7 @@ against depth and model up to 25 Gbit/s (cluster_depth.csv), GCNII 16 on 2 and 4
 graph mode and the pipeline change places (cluster_flip.csv)."""
 import statistics
 
-from figure_base import f, markdown, mb, pct, table, time_to_target
+from figure_base import f, markdown, planner_cell, run_cells, table
 
 
 def overlap_medians(gbit, build="this"):
@@ -60,11 +60,8 @@ MODE_NAMES = {"graph": "graph, overlap", "graph_no_overlap": "graph, no overlap"
 
 
 def fig_cluster__table():
-    rows = []
-    for r in table("cluster.csv").rows:
-        rows.append([r["hosts"], r["gbit"], f"{r['model'].upper()} {r['layers']}",
-                     MODE_NAMES[r["mode"]], f(r["epoch_s"], 3), f(r["comm_s"], 3),
-                     mb(r["bytes_per_epoch"]), time_to_target(r), pct(r["test_acc"], 1)])
+    rows = [[r["hosts"], r["gbit"], model_name(r), MODE_NAMES[r["mode"]], *run_cells(r)]
+            for r in table("cluster.csv").rows]
     return markdown(["hosts", "Gbit/s", "model", "mode", "epoch s", "wait s", "MB per epoch",
                      "to val 0.95", "test acc"], rows)
 
@@ -73,26 +70,25 @@ def fig_cluster_depth__source():
     return table("cluster_depth.csv").source()
 
 
+def model_name(row):
+    return f"{row['model'].upper()} {row['layers']}"
+
+
+# The header of run_cells(row, in_flight=True) up to the time to target.
+RUN_HEADER = ["epoch s", "wait s", "in flight while computing s", "MB per epoch"]
+
+
 def fig_cluster_depth__table():
-    rows = []
-    for r in table("cluster_depth.csv").rows:
-        rows.append([r["gbit"], f"{r['model'].upper()} {r['layers']}", MODE_NAMES[r["mode"]],
-                     f(r["epoch_s"], 3), f(r["comm_s"], 3), f(r["overlap_s"], 3),
-                     mb(r["bytes_per_epoch"]), time_to_target(r), pct(r["test_acc"], 1),
-                     "yes" if r["planner_choice"] == "yes" else ""])
-    return markdown(["Gbit/s", "model", "mode", "epoch s", "wait s", "in flight while computing s",
-                     "MB per epoch", "to val 0.95", "test acc", "fewest bytes"], rows)
+    rows = [[r["gbit"], model_name(r), MODE_NAMES[r["mode"]], *run_cells(r, True), planner_cell(r)]
+            for r in table("cluster_depth.csv").rows]
+    return markdown(["Gbit/s", "model", "mode", *RUN_HEADER, "to val 0.95", "test acc",
+                     "fewest bytes"], rows)
 
 
 def hosts_table(name):
-    rows = []
-    for r in table(name).rows:
-        rows.append([r["hosts"], r["gbit"], f"{r['model'].upper()} {r['layers']}",
-                     MODE_NAMES[r["mode"]], f(r["epoch_s"], 3), f(r["comm_s"], 3),
-                     f(r["overlap_s"], 3), mb(r["bytes_per_epoch"]), time_to_target(r),
-                     pct(r["test_acc"], 1), "yes" if r["planner_choice"] == "yes" else ""])
-    return markdown(["hosts", "Gbit/s", "model", "mode", "epoch s", "wait s",
-                     "in flight while computing s", "MB per epoch", "to target", "test acc",
+    rows = [[r["hosts"], r["gbit"], model_name(r), MODE_NAMES[r["mode"]], *run_cells(r, True),
+             planner_cell(r)] for r in table(name).rows]
+    return markdown(["hosts", "Gbit/s", "model", "mode", *RUN_HEADER, "to target", "test acc",
                      "fewest bytes"], rows)
 
 

@@ -25,8 +25,8 @@ def table(path, rows):
     return path
 
 
-def terminal(out, title):
-    return (f"set terminal pngcairo size 900,560 font 'sans,11'\nset output '{out}'\n"
+def terminal(out, title, size="900,560"):
+    return (f"set terminal pngcairo size {size} font 'sans,11'\nset output '{out}'\n"
             f"set title '{title}' noenhanced\nset key left top\nset grid\n")
 
 
@@ -152,8 +152,7 @@ def cluster_plot(results, data):
     if not rows:
         return None
     out = results / "cluster_vs_gbit.png"
-    script = terminal(out, "emulated cluster, 2 hosts, hidden 64") + (
-        "set terminal pngcairo size 1300,560 font 'sans,11'\nset output '" + str(out) + "'\n"
+    script = terminal(out, "emulated cluster, 2 hosts, hidden 64", "1300,560") + (
         "set multiplot layout 1,2\nset logscale x\nset xlabel 'link Gbit/s'\n"
         "set xtics (1, 2, 4, 10, 25)\nset xrange [0.8:32]\nset yrange [0:*]\n"
         "set key outside bottom center maxrows 4\n")

@@ -151,30 +151,31 @@ BlockRows::Split& BlockRows::split() {
 // out = Â[:, owned] x[owned] piece by piece while the halo rows travel, then
 // out += Â[:, halo] x[halo] once they are in.
 void BlockRows::aggregate_split(ConstMatrixView x, MatrixView out) {
-  Split& s = split();
-  const LocalId owned = layout_.owned;
-  const ConstMatrixView inner = x.rows_range(0, owned);
-  for (std::size_t i = 0; i < s.owned.size(); ++i) {
-    s.owned[i]->multiply(inner, out.rows_range(s.piece_starts[i], s.piece_starts[i + 1]));
-    halo_->progress();
-  }
+  multiply_owned({0, layout_.owned, -1}, x, out);
   halo_->finish();
-  s.halo->multiply(x.rows_range(owned, owned + layout_.halo), out, 1.0f);
+  split().halo->multiply(x.rows_range(layout_.owned, layout_.owned + layout_.halo), out, 1.0f);
 }
 
 void BlockRows::aggregate_piece(const Block& piece, ConstMatrixView x, MatrixView out) {
-  Split& s = split();
-  const LocalId owned = layout_.owned;
-  const ConstMatrixView inner = x.rows_range(0, owned);
-  for (std::size_t i = 0; i < s.owned.size(); ++i) {
-    const LocalId begin = s.piece_starts[i], end = s.piece_starts[i + 1];
-    if (begin < piece.begin || end > piece.end) continue;
-    s.owned[i]->multiply(inner, out.rows_range(begin - piece.begin, end - piece.begin));
-    halo_->progress();
-  }
+  multiply_owned(piece, x, out);
   if (piece.chunk == kInteriorPiece) return;
   halo_->finish();
-  s.boundary_halo->multiply(x.rows_range(owned, owned + layout_.halo), out, 1.0f);
+  split().boundary_halo->multiply(x.rows_range(layout_.owned, layout_.owned + layout_.halo), out,
+                                  1.0f);
+}
+
+// out (rows [rows.begin, rows.end)) = Â[rows, owned] x[owned], one piece of the split after
+// the other, calling MPI between them; rows begin and end where pieces do.
+void BlockRows::multiply_owned(const Block& rows, ConstMatrixView x, MatrixView out) {
+  Split& s = split();
+  const ConstMatrixView inner = x.rows_range(0, layout_.owned);
+  const auto first = std::lower_bound(s.piece_starts.begin(), s.piece_starts.end(), rows.begin);
+  for (auto i = static_cast<std::size_t>(first - s.piece_starts.begin());
+       i < s.owned.size() && s.piece_starts[i] < rows.end; ++i) {
+    const LocalId begin = s.piece_starts[i], end = s.piece_starts[i + 1];
+    s.owned[i]->multiply(inner, out.rows_range(begin - rows.begin, end - rows.begin));
+    halo_->progress();
+  }
 }
 
 // g[halo] += Â[:, halo]ᵀ grad first, so that those rows leave for their owners while

@@ -70,7 +70,7 @@ std::unique_ptr<RankTrainer> trainer_on_dataset(RankGrid& grid, const Device& de
                                                 const RankSetup& setup) {
   FeatureMatrix selected;
   if (grid.stage() == 0) selected = data.features.select_rows(layout.owned_ids());
-  StageLabels labels = stage_labels(data, layout);
+  StageLabels labels = stage_labels(data, layout.owned_ids());
   RankData rank{std::move(layout), grid.stage() == 0 ? &selected : nullptr, std::move(labels)};
   return std::make_unique<RankTrainer>(grid, device.backend, std::move(rank), setup);
 }
@@ -101,7 +101,7 @@ TrainResult train_one_process(const Dataset& data, const TrainConfig& config,
   const std::vector<std::int32_t> one_chunk(static_cast<std::size_t>(data.adjacency.rows), 0);
   RankData rank{
       whole_graph_layout(data.adjacency, one_chunk, 1, propagation_of(config)), &data.features, {}};
-  rank.labels = stage_labels(data, rank.layout);
+  rank.labels = stage_labels(data, rank.layout.owned_ids());
   const RankSetup setup = setup_for(ParallelMode::kLocal, data.features.cols(), data.num_classes,
                                     config, {}, whole_model(config));
   RunKey key = base_run_key("local", 1, config, data.name, data.adjacency.rows,
@@ -119,11 +119,7 @@ TrainResult train_graph_parallel(Communicator& comm, const Shard& shard, const T
   RowLayout layout = shard_layout(shard.graph, shard.parts, propagation_of(config));
   const std::vector<GlobalId> old_of = interior_first(layout);
   const FeatureMatrix features = shard.features.select_rows(old_of);
-  StageLabels labels =
-      stage_labels(select_values(shard.labels, old_of),
-                   {select_values(shard.train_mask, old_of), select_values(shard.val_mask, old_of),
-                    select_values(shard.test_mask, old_of)});
-  RankData rank{std::move(layout), &features, std::move(labels)};
+  RankData rank{std::move(layout), &features, stage_labels(shard, old_of)};
   const RankSetup setup = setup_for(ParallelMode::kGraph, shard.features.cols(), shard.num_classes,
                                     config, {}, whole_model(config));
   std::int64_t vertices = shard.graph.owned;

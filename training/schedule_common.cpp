@@ -8,13 +8,6 @@
 
 namespace strata {
 
-StageLabels stage_labels(const Dataset& data, const RowLayout& layout) {
-  const std::span<const GlobalId> ids = layout.owned_ids();
-  return stage_labels(select_values(data.labels, ids),
-                      {select_values(data.train_mask, ids), select_values(data.val_mask, ids),
-                       select_values(data.test_mask, ids)});
-}
-
 StageLabels stage_labels(std::vector<std::int32_t> labels,
                          std::array<std::vector<std::uint8_t>, 3> masks) {
   StageLabels s{std::move(labels), std::move(masks), {}};

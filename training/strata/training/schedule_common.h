@@ -15,11 +15,17 @@
 
 namespace strata {
 
-// The labels and masks of layout's owned rows, taken from the whole dataset.
-StageLabels stage_labels(const Dataset& data, const RowLayout& layout);
-// Labels and masks given per owned row already (a graph-mode shard's).
+// Labels and masks given per owned row already.
 StageLabels stage_labels(std::vector<std::int32_t> labels,
                          std::array<std::vector<std::uint8_t>, 3> masks);
+// The labels and masks of `rows` of `from`: a Dataset (rows: global ids) or a graph-mode
+// Shard (rows: its local ids).
+template <typename Labelled>
+StageLabels stage_labels(const Labelled& from, std::span<const GlobalId> rows) {
+  return stage_labels(select_values(from.labels, rows),
+                      {select_values(from.train_mask, rows), select_values(from.val_mask, rows),
+                       select_values(from.test_mask, rows)});
+}
 // The labelled rows a stage reports: only the last stage holds logits and counts them.
 inline std::array<double, 3> label_counts(bool last_stage, const StageLabels& labels) {
   return last_stage ? labels.counts : std::array<double, 3>{0, 0, 0};
