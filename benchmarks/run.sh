@@ -13,6 +13,8 @@
 #   overlap.sh            graph mode, halo overlapped or not, on the emulated cluster (root)
 #   cluster.sh            every mode on the emulated cluster: hosts x Gbit/s x depth (root)
 #   compression.sh        --compress bf16/int8: accuracy vs float32, packing cost, cluster time
+#   plan_check.sh         strata plan's predicted epoch times against the emulated cluster (root)
+#   plan_simulated.sh     strata plan --simulate: 64 and 256 GPUs, 10M and 100M vertices (a model)
 #   hybrid_memory.sh      a layout that does not fit, trained as pipeline and as hybrid
 #   accuracy.sh           Cora, CiteSeer, Coauthor CS accuracy over 5 seeds
 #   gcnii_depth.sh        GCNII accuracy against depth on Cora
@@ -34,7 +36,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 steps=(kernels loading comm_sweep comm_table graph_mode end_to_end pipeline_vs_graph
-  pipeline_accuracy pipeline_depth stale_grad_cost overlap cluster compression hybrid_memory accuracy gcnii_depth determinism threads epoch_time lines
+  pipeline_accuracy pipeline_depth stale_grad_cost overlap cluster compression plan_check
+  plan_simulated hybrid_memory accuracy gcnii_depth determinism threads epoch_time lines
   pyg_compare engine_compare)
 not_steps=(machine run) # sourced by the others; this script
 

@@ -39,4 +39,40 @@ std::int64_t parse_byte_size(const std::string& text, const char* flag) {
   return 0;
 }
 
+namespace {
+
+// A positive number followed by one of `units`, times its scale.
+double scaled(const std::string& text, std::initializer_list<std::pair<const char*, double>> units,
+              const std::string& bad) {
+  char* end = nullptr;
+  const double number = std::strtod(text.c_str(), &end);
+  require(end != text.c_str() && std::isfinite(number) && number >= 0, bad);
+  for (const auto& [name, scale] : units)
+    if (std::string(end) == name) return number * scale;
+  require(false, bad);
+  return 0;
+}
+
+}  // namespace
+
+double parse_rate(const std::string& text, const char* flag) {
+  const double rate = scaled(text,
+                             {{"Gbit", 1e9 / 8},
+                              {"Gbit/s", 1e9 / 8},
+                              {"Mbit", 1e6 / 8},
+                              {"Mbit/s", 1e6 / 8},
+                              {"GB/s", 1e9},
+                              {"MB/s", 1e6}},
+                             std::string(flag) + " must be a rate such as 10Gbit, 100Mbit or " +
+                                 "25GB/s, got '" + text + "'");
+  require(rate > 0, std::string(flag) + " must be positive, got '" + text + "'");
+  return rate;
+}
+
+double parse_duration(const std::string& text, const char* flag) {
+  return scaled(
+      text, {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}},
+      std::string(flag) + " must be a duration such as 50us or 0.2ms, got '" + text + "'");
+}
+
 }  // namespace strata::cli

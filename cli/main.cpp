@@ -5,10 +5,9 @@
 #include <iostream>
 
 #include "commands.h"
+#include "plan_command.h"
 
-namespace {
-
-using strata::cli::DatasetArgs;
+namespace strata::cli {
 
 void add_dataset_options(CLI::App* cmd, DatasetArgs& d) {
   cmd->option_defaults()->always_capture_default();  // --help shows every default
@@ -25,6 +24,13 @@ void add_dataset_options(CLI::App* cmd, DatasetArgs& d) {
   cmd->add_option("--feature-signal", d.load.feature_signal,
                   "synthetic: chance of a 1 in the own class's feature columns (others: 0.08)");
 }
+
+}  // namespace strata::cli
+
+namespace {
+
+using strata::cli::add_dataset_options;
+using strata::cli::DatasetArgs;
 
 void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   add_dataset_options(cmd, a.data);
@@ -201,6 +207,8 @@ int main(int argc, char** argv) {
   auto* volume_cmd =
       app.add_subcommand("comm-volume", "predict bytes per epoch of each parallel mode");
   add_comm_volume_options(volume_cmd, volume);
+  strata::cli::PlanArgs plan;
+  auto* plan_cmd = strata::cli::add_plan_command(app, plan);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -223,6 +231,7 @@ int main(int argc, char** argv) {
       return strata::cli::run_partition(partition);
     }
     if (*volume_cmd) return strata::cli::run_comm_volume(volume);
+    if (*plan_cmd) return strata::cli::run_plan(plan);
     if (*convert_cmd) return strata::cli::run_convert(convert);
     std::cout << app.help();  // no subcommand: what a first run needs to see
     return 0;

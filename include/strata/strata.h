@@ -8,6 +8,7 @@
 #include "strata/error.h"
 #include "strata/graph.h"
 #include "strata/partition_tools.h"
+#include "strata/plan.h"
 #include "strata/result.h"
 #include "strata/trainer.h"
 #include "strata/workers.h"

@@ -1,0 +1,154 @@
+#include "calibration.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "strata/core/error.h"
+#include "strata/kernels/backend.h"
+#include "strata/kernels/kernels.h"
+
+namespace strata {
+namespace {
+
+struct RateKey {
+  const char* name;
+  double KernelRateSet::*slot;
+};
+constexpr RateKey kRateKeys[] = {{"sparse_s", &KernelRateSet::sparse_s},
+                                 {"features_s", &KernelRateSet::features_s},
+                                 {"features_grad_s", &KernelRateSet::features_grad_s},
+                                 {"dense_s", &KernelRateSet::dense_s},
+                                 {"weight_grad_s", &KernelRateSet::weight_grad_s},
+                                 {"stream_s", &KernelRateSet::stream_s},
+                                 {"dropout_s", &KernelRateSet::dropout_s}};
+
+template <typename F>
+double best_seconds(F&& run) {
+  run();  // warm caches and pages
+  double best = 1e30;
+  for (int i = 0; i < 5; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    best = std::min(
+        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return best;
+}
+
+Matrix filled(std::int64_t rows, std::int64_t cols) {
+  Matrix m(rows, cols);
+  for (std::int64_t i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(i % 7) * 0.25f;
+  return m;
+}
+
+// Sparse features' product and its weight gradient Xᵀ D (summed in double), per stored
+// value x column; dense features take the GEMM rates.
+void measure_features(const Dataset& data, int width, KernelRateSet& r) {
+  if (!data.features.is_sparse()) {
+    r.features_s = r.dense_s, r.features_grad_s = r.weight_grad_s;
+    return;
+  }
+  const Csr& x = data.features.sparse();
+  const auto backend = kernels::make_cpu_backend();
+  const auto product = backend->sparse_features(x.view());
+  const Matrix w = filled(x.cols, width);
+  Matrix y(x.rows, width);
+  const double units = static_cast<double>(std::max<EdgeOffset>(x.nnz(), 1)) * width;
+  r.features_s = best_seconds([&] { product->multiply(w.view(), y.view()); }) / units;
+  std::vector<double> sums(static_cast<std::size_t>(x.cols) * width);
+  const kernels::GradientSums grad{sums.data(), x.cols, width};
+  r.features_grad_s = best_seconds([&] { product->accumulate_transposed(y.view(), grad); }) / units;
+}
+
+}  // namespace
+
+KernelRateSet measure_cpu_rates(const Dataset& data, int width) {
+  const Csr& a = data.adjacency;
+  const std::int64_t n = a.rows;
+  const Matrix x = filled(n, width), w = filled(width, width);
+  Matrix y(n, width);
+  KernelRateSet r;
+  r.sparse_s = best_seconds([&] { kernels::spmm(a.view(), x.view(), y.view()); }) /
+               (static_cast<double>(std::max<EdgeOffset>(a.nnz(), 1)) * width);
+  r.dense_s =
+      best_seconds([&] { kernels::gemm(false, false, 1.0f, x.view(), w.view(), 0.0f, y.view()); }) /
+      (static_cast<double>(n) * width * width);
+  std::vector<double> sums(static_cast<std::size_t>(width) * width);
+  r.weight_grad_s = best_seconds([&] { kernels::gemm_tn_accumulate(x.view(), y.view(), sums); }) /
+                    (static_cast<double>(n) * width * width);
+  r.stream_s = best_seconds([&] { kernels::axpy(0.5f, x.view(), y.view()); }) /
+               (static_cast<double>(n) * width);
+  std::vector<GlobalId> ids(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<GlobalId>(i);
+  r.dropout_s = best_seconds([&] { kernels::dropout(y.view(), ids, 0.5f, 1, 0, 0); }) /
+                (static_cast<double>(n) * width);
+  measure_features(data, width, r);
+  r.source = "measured";
+  return r;
+}
+
+KernelRateSet assumed_gpu_rates() {
+  // Gathering a 4-byte value per entry-column at ~1.5 TB/s effective; a tall 64-wide GEMM
+  // at ~25 T multiply-adds/s; an elementwise float read twice, written once at ~2.5 TB/s.
+  KernelRateSet r;
+  r.sparse_s = r.features_s = r.features_grad_s = 4.0 / 1.5e12;
+  r.dense_s = r.weight_grad_s = 1.0 / 25e12;
+  r.stream_s = r.dropout_s = 12.0 / 2.5e12;
+  r.source = "assumed: one H100-class GPU (HBM ~3 TB/s, fp32 ~50 TFLOP/s)";
+  return r;
+}
+
+KernelRateSet read_rates(const std::string& path) {
+  std::ifstream in(path);
+  STRATA_REQUIRE(in.good(), "--calibration ", path, ": cannot be read");
+  KernelRateSet r;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream fields(line);
+    std::string key;
+    double value = 0;
+    if (!(fields >> key) || key[0] == '#') continue;
+    const bool parsed = static_cast<bool>(fields >> value) && std::isfinite(value) && value > 0;
+    const auto* k = std::find_if(std::begin(kRateKeys), std::end(kRateKeys),
+                                 [&](const RateKey& rk) { return key == rk.name; });
+    STRATA_REQUIRE(k != std::end(kRateKeys) && parsed, "--calibration ", path, " line ", number,
+                   ": expected a rate name (sparse_s, features_s, features_grad_s, dense_s, ",
+                   "weight_grad_s, stream_s, dropout_s) and positive seconds, got '", line, "'");
+    r.*(k->slot) = value;
+  }
+  for (const RateKey& k : kRateKeys)
+    STRATA_REQUIRE(r.*(k.slot) > 0, "--calibration ", path, ": no ", k.name, " line");
+  r.source = path;
+  return r;
+}
+
+void write_rates(const std::string& path, const KernelRateSet& r) {
+  std::ofstream out(path);
+  out.precision(6);
+  out << "# strata plan kernel rates, seconds per unit (" << r.source << ")\n";
+  for (const RateKey& k : kRateKeys) out << k.name << " " << r.*(k.slot) << "\n";
+  STRATA_REQUIRE(out.good(), "--calibration ", path, ": cannot be written");
+}
+
+KernelRateSet rates_for(const PlanRequest& request, const Dataset* data) {
+  const std::string& file = request.calibration;
+  if (!file.empty() && std::filesystem::exists(file)) return read_rates(file);
+  KernelRateSet r;
+  if (request.cluster.device == "cuda") return assumed_gpu_rates();  // nothing measured to keep
+  if (data != nullptr) {
+    r = measure_cpu_rates(*data, request.hidden);
+  } else {
+    LoadOptions o;
+    o.nodes = 100000;
+    r = measure_cpu_rates(load_dataset("synthetic", o), request.hidden);
+    r.source = "measured on a synthetic graph of 100,000 vertices";
+  }
+  if (!file.empty()) write_rates(file, r);
+  return r;
+}
+
+}  // namespace strata
