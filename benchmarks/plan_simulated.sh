@@ -12,7 +12,7 @@ source benchmarks/machine.sh
 bench_paths
 csv=$results/plan_simulated.csv
 echo "# machine: a model (strata plan --simulate, H100-class rates assumed), printed on $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); 8 GPUs per host, 900 GB/s host link, 5 us, cut fraction 0.2, 80 GB per GPU" >"$csv"
-echo "gpus,nodes,model,layers,hidden,network,best,best_s,graph_s,pipeline_s,best_gb" >>"$csv"
+echo "gpus,nodes,model,layers,hidden,network,best,best_s,graph_s,staged,staged_s,best_gb" >>"$csv"
 for gpus in 64 256; do
   for nodes in 10000000 100000000; do
     for m in gcn:3:256 gcnii:16:128; do
@@ -21,20 +21,7 @@ for gpus in 64 256; do
         "$strata" plan --simulate --device cuda --nodes "$nodes" --avg-degree 20 --features 128 \
           --classes 16 --cut-fraction 0.2 --ranks "$gpus" --gpus-per-host 8 --host-link 900GB/s \
           --link "$net" --latency 5us --model "$model" --layers "$layers" --hidden "$hidden" \
-          --json | python3 -c '
-import json, sys
-p = json.load(sys.stdin)
-ls = p["layouts"]
-fit = [l for l in ls if l["allowed"] and l["memory_per_rank"] <= 80e9]
-name = lambda l: (l["mode"] + ("" if l["mode"] == "graph" else f" {l[\"stages\"]}x{l[\"parts\"]}, {l[\"chunks\"]} chunks")
-                  + ("" if l["compress"] == "none" else ", " + l["compress"]))
-graph = min((l for l in ls if l["mode"] == "graph" and l["compress"] == "none"), key=lambda l: l["epoch_s"])
-pipe = [l for l in ls if l["mode"] == "pipeline" and l["compress"] == "none" and l["stale_grad"] == "exact"]
-pipe = f"{min(pipe, key=lambda l: l[\"epoch_s\"])[\"epoch_s\"]:.4f}" if pipe else ""
-best = fit[0] if fit else min(ls, key=lambda l: l["memory_per_rank"])
-label = name(best) if fit else "none fits 80 GB: " + name(best)
-print(f"{label},{best[\"epoch_s\"]:.4f},{graph[\"epoch_s\"]:.4f},{pipe},{best[\"memory_per_rank\"] / 1e9:.1f}")
-' | sed "s/^/$gpus,$nodes,$model,$layers,$hidden,$net,/" >>"$csv"
+          --json | python3 benchmarks/plan_simulated.py | sed "s/^/$gpus,$nodes,$model,$layers,$hidden,$net,/" >>"$csv"
         tail -n 1 "$csv"
       done
     done

@@ -48,6 +48,10 @@ nlohmann::json report_json(const PlanReport& report, const PlanRequest& r) {
                           {"weight_grad_s", report.rates.weight_grad_s},
                           {"stream_s", report.rates.stream_s},
                           {"dropout_s", report.rates.dropout_s},
+                          {"pack_float32_s", report.rates.pack_float32_s},
+                          {"pack_bf16_s", report.rates.pack_bf16_s},
+                          {"pack_int8_s", report.rates.pack_int8_s},
+                          {"wire_byte_s", report.rates.wire_byte_s},
                           {"source", report.rates.source}}},
                         {"best", report.best},
                         {"simulated", r.described.nodes > 0},
@@ -159,7 +163,10 @@ int run_plan(const PlanArgs& args) {
     r.described.nodes = d.nodes, r.described.avg_degree = d.avg_degree;
     r.described.features = d.features, r.described.classes = d.classes;
   }
-  if (r.calibration.empty()) r.calibration = default_calibration(args, r);
+  if (r.calibration.empty()) {
+    r.calibration = default_calibration(args, r);
+    r.calibration_is_cache = true;
+  }
   if (args.recalibrate && !r.calibration.empty()) std::filesystem::remove(r.calibration);
   Workers workers = Workers::single();
   set_rank_threads(workers, r.cluster.threads);
@@ -173,11 +180,13 @@ int run_plan(const PlanArgs& args) {
       "%s: %lld vertices; %s, %d layers, hidden %d; %d ranks, %.3g Gbit/s links; kernel rates "
       "(%s, ns): Â %.3g, features %.3g, their gradient %.3g per entry-column; GEMM %.3g, weight "
       "gradient %.3g per "
-      "multiply-add; elementwise %.3g, dropout %.3g per value\n",
+      "multiply-add; elementwise %.3g, dropout %.3g per value; rows packed %.3g / %.3g / %.3g "
+      "per value (float32 / bf16 / int8), network stack %.3g per byte\n",
       report.graph.name.c_str(), static_cast<long long>(report.graph.vertices), r.model.c_str(),
       r.layers, r.hidden, r.cluster.ranks, r.cluster.link_bytes_per_s * 8 / 1e9, k.source.c_str(),
       k.sparse_s * 1e9, k.features_s * 1e9, k.features_grad_s * 1e9, k.dense_s * 1e9,
-      k.weight_grad_s * 1e9, k.stream_s * 1e9, k.dropout_s * 1e9);
+      k.weight_grad_s * 1e9, k.stream_s * 1e9, k.dropout_s * 1e9, k.pack_float32_s * 1e9,
+      k.pack_bf16_s * 1e9, k.pack_int8_s * 1e9, k.wire_byte_s * 1e9);
   if (args.simulate)
     std::printf(
         "a model, not a measurement: %.3g%% of each vertex's %.3g edges leave its part, their "

@@ -10,6 +10,7 @@
 #include "strata/core/error.h"
 #include "strata/kernels/backend.h"
 #include "strata/kernels/kernels.h"
+#include "wire_probe.h"
 
 namespace strata {
 namespace {
@@ -24,7 +25,17 @@ constexpr RateKey kRateKeys[] = {{"sparse_s", &KernelRateSet::sparse_s},
                                  {"dense_s", &KernelRateSet::dense_s},
                                  {"weight_grad_s", &KernelRateSet::weight_grad_s},
                                  {"stream_s", &KernelRateSet::stream_s},
-                                 {"dropout_s", &KernelRateSet::dropout_s}};
+                                 {"dropout_s", &KernelRateSet::dropout_s},
+                                 {"pack_float32_s", &KernelRateSet::pack_float32_s},
+                                 {"pack_bf16_s", &KernelRateSet::pack_bf16_s},
+                                 {"pack_int8_s", &KernelRateSet::pack_int8_s},
+                                 {"wire_byte_s", &KernelRateSet::wire_byte_s}};
+
+std::string rate_names() {
+  std::string names;
+  for (const RateKey& k : kRateKeys) names += (names.empty() ? "" : ", ") + std::string(k.name);
+  return names;
+}
 
 template <typename F>
 double best_seconds(F&& run) {
@@ -64,6 +75,24 @@ void measure_features(const Dataset& data, int width, KernelRateSet& r) {
   r.features_grad_s = best_seconds([&] { product->accumulate_transposed(y.view(), grad); }) / units;
 }
 
+// Encoding and decoding a quarter of the rows, listed, in each wire format.
+void measure_packing(const Matrix& x, KernelRateSet& r) {
+  std::vector<LocalId> list;
+  for (LocalId i = 0; i < x.rows(); i += 4) list.push_back(i);
+  const auto n = static_cast<std::int64_t>(list.size());
+  Matrix y(x.rows(), x.cols());
+  double* slots[] = {&r.pack_float32_s, &r.pack_bf16_s, &r.pack_int8_s};
+  for (const RowCodec codec : {RowCodec::kFloat32, RowCodec::kBf16, RowCodec::kInt8}) {
+    std::vector<std::byte> packed(static_cast<std::size_t>(n * row_codec_bytes(codec, x.cols())));
+    *slots[static_cast<int>(codec)] =
+        best_seconds([&] {
+          kernels::encode_rows(x.view(), list.data(), n, codec, 7, packed.data());
+          kernels::decode_rows(packed.data(), codec, list.data(), n, y.view(), false);
+        }) /
+        (static_cast<double>(n) * static_cast<double>(x.cols()));
+  }
+}
+
 }  // namespace
 
 KernelRateSet measure_cpu_rates(const Dataset& data, int width) {
@@ -87,6 +116,8 @@ KernelRateSet measure_cpu_rates(const Dataset& data, int width) {
   r.dropout_s = best_seconds([&] { kernels::dropout(y.view(), ids, 0.5f, 1, 0, 0); }) /
                 (static_cast<double>(n) * width);
   measure_features(data, width, r);
+  measure_packing(x, r);
+  r.wire_byte_s = measure_wire_byte_seconds();
   r.source = "measured";
   return r;
 }
@@ -98,6 +129,8 @@ KernelRateSet assumed_gpu_rates() {
   r.sparse_s = r.features_s = r.features_grad_s = 4.0 / 1.5e12;
   r.dense_s = r.weight_grad_s = 1.0 / 25e12;
   r.stream_s = r.dropout_s = 12.0 / 2.5e12;
+  r.pack_float32_s = r.pack_bf16_s = r.pack_int8_s = 16.0 / 2.5e12;
+  r.wire_byte_s = 0;  // NCCL and RDMA move bytes without the host's CPU
   r.source = "assumed: one H100-class GPU (HBM ~3 TB/s, fp32 ~50 TFLOP/s)";
   return r;
 }
@@ -106,22 +139,23 @@ KernelRateSet read_rates(const std::string& path) {
   std::ifstream in(path);
   STRATA_REQUIRE(in.good(), "--calibration ", path, ": cannot be read");
   KernelRateSet r;
+  for (const RateKey& k : kRateKeys) r.*(k.slot) = -1;  // not given yet
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     std::istringstream fields(line);
     std::string key;
     double value = 0;
     if (!(fields >> key) || key[0] == '#') continue;
-    const bool parsed = static_cast<bool>(fields >> value) && std::isfinite(value) && value > 0;
+    const bool parsed = static_cast<bool>(fields >> value) && std::isfinite(value) && value >= 0;
     const auto* k = std::find_if(std::begin(kRateKeys), std::end(kRateKeys),
                                  [&](const RateKey& rk) { return key == rk.name; });
     STRATA_REQUIRE(k != std::end(kRateKeys) && parsed, "--calibration ", path, " line ", number,
-                   ": expected a rate name (sparse_s, features_s, features_grad_s, dense_s, ",
-                   "weight_grad_s, stream_s, dropout_s) and positive seconds, got '", line, "'");
+                   ": expected a rate name (", rate_names(), ") and seconds >= 0, got '", line,
+                   "'");
     r.*(k->slot) = value;
   }
   for (const RateKey& k : kRateKeys)
-    STRATA_REQUIRE(r.*(k.slot) > 0, "--calibration ", path, ": no ", k.name, " line");
+    STRATA_REQUIRE(r.*(k.slot) >= 0, "--calibration ", path, ": no ", k.name, " line");
   r.source = path;
   return r;
 }
@@ -136,7 +170,13 @@ void write_rates(const std::string& path, const KernelRateSet& r) {
 
 KernelRateSet rates_for(const PlanRequest& request, const Dataset* data) {
   const std::string& file = request.calibration;
-  if (!file.empty() && std::filesystem::exists(file)) return read_rates(file);
+  if (!file.empty() && std::filesystem::exists(file)) {
+    try {
+      return read_rates(file);
+    } catch (const Error&) {
+      if (!request.calibration_is_cache) throw;
+    }
+  }
   KernelRateSet r;
   if (request.cluster.device == "cuda") return assumed_gpu_rates();  // nothing measured to keep
   if (data != nullptr) {

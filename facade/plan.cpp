@@ -146,8 +146,11 @@ class Planner {
  private:
   KernelRates rates() const {
     const KernelRateSet& k = rates_;
-    return {k.sparse_s,      k.features_s, k.features_grad_s, k.dense_s,
-            k.weight_grad_s, k.stream_s,   k.dropout_s};
+    return {k.sparse_s,        k.features_s,
+            k.features_grad_s, k.dense_s,
+            k.weight_grad_s,   k.stream_s,
+            k.dropout_s,       {k.pack_float32_s, k.pack_bf16_s, k.pack_int8_s},
+            k.wire_byte_s};
   }
   Link link() const {
     const ClusterSpec& c = r_.cluster;

@@ -22,9 +22,12 @@ class EpochModel {
     return e;
   }
 
-  // One stage's layers over a share of every part's rows (1 / chunks, or all of them).
+  // One stage's layers over a share of every part's rows (1 / chunks, or all of them),
+  // with the rows it takes from and hands to its neighbour stages packed and unpacked.
   double stage_run(int stage, Pass pass, double share) const {
     double total = 0;
+    if (stage > 0) total += stage_rows_cpu(stage - 1, pass, share);
+    if (stage + 1 < t_.stages()) total += stage_rows_cpu(stage, pass, share);
     for (int l = t_.bounds[stage]; l < t_.bounds[stage + 1]; ++l) {
       double slowest = 0;
       for (const PartLoad& part : t_.parts)
@@ -37,13 +40,21 @@ class EpochModel {
   // Rows of stage's last layer handed on (forward) or their gradient handed back.
   double stage_transfer(int stage, Pass pass, double share) const {
     const int width = s_.boundary_widths[t_.bounds[stage + 1] - 1];
-    const RowCodec codec = pass == Pass::kBackward ? t_.wire.rows.backward : t_.wire.rows.forward;
+    const RowCodec codec = codec_of(pass);
     double rows = 0;
     for (const PartLoad& part : t_.parts) rows = std::max(rows, part.work.rows * share);
     // Part p of stage s is rank s G + p: the next stage's part is G ranks on.
     const double g = static_cast<double>(t_.parts.size());
     const double across = g >= link_.ranks_per_host ? 1.0 : g / link_.ranks_per_host;
     return link_.seconds(rows * static_cast<double>(row_codec_bytes(codec, width)), across);
+  }
+
+  // The CPU time of one end of the hand-over between stages s and s + 1.
+  double stage_rows_cpu(int stage, Pass pass, double share) const {
+    const int width = s_.boundary_widths[t_.bounds[stage + 1] - 1];
+    double rows = 0;
+    for (const PartLoad& part : t_.parts) rows = std::max(rows, part.work.rows * share);
+    return rows_cpu(rows, width, codec_of(pass));
   }
 
   double compute(int stage, Pass pass, const PartLoad& part) const {
@@ -60,11 +71,10 @@ class EpochModel {
     for (std::size_t i = first; i < last; ++i) values += static_cast<double>(shapes[i].size());
     const double g = static_cast<double>(t_.parts.size());
     const double across = g > link_.ranks_per_host ? 1.0 : 0.0;
+    const double sent = g > 1 ? 2 * (g - 1) / g * values * t_.wire.gradient_bytes : 0;
     const double ring =
-        g > 1 ? link_.seconds(2 * (g - 1) / g * values * t_.wire.gradient_bytes, across) +
-                    (2 * (g - 1) - 1) * link_.latency_s
-              : 0;
-    return ring + seconds(optimizer_work(values));
+        g > 1 ? link_.seconds(sent, across) + (2 * (g - 1) - 1) * link_.latency_s : 0;
+    return ring + seconds(optimizer_work(values)) + slowdown_ * 2 * sent * r_.wire_byte_s;
   }
 
  private:
@@ -79,12 +89,31 @@ class EpochModel {
             w.weight_grad * r_.weight_grad_s + w.stream * r_.stream_s + w.dropout * r_.dropout_s);
   }
 
+  RowCodec codec_of(Pass pass) const {
+    return pass == Pass::kBackward ? t_.wire.rows.backward : t_.wire.rows.forward;
+  }
+
+  // Packing `rows` rows of `width` values (encoding or decoding them: half of both) and
+  // moving their bytes through the network stack.
+  double rows_cpu(double rows, int width, RowCodec codec) const {
+    const double values = rows * width;
+    const double bytes = rows * static_cast<double>(row_codec_bytes(codec, width));
+    return slowdown_ *
+           (values * r_.pack_s[static_cast<std::size_t>(codec)] / 2 + bytes * r_.wire_byte_s);
+  }
+
+  // The CPU a rank spends on its halo rows, out and in.
+  double halo_cpu(int l, Pass pass, const PartLoad& part, double share) const {
+    if (t_.parts.size() < 2 || (pass == Pass::kBackward && !s_.backward_exchange[l])) return 0;
+    return rows_cpu((part.sent + part.halo) * share, s_.exchange_widths[l], codec_of(pass));
+  }
+
   // A halo exchange of layer l's rows: the host's link carries what it sends and what it
   // receives at once, each direction at the link's rate.
   double halo_time(int l, Pass pass, const PartLoad& part, double share) const {
     if (t_.parts.size() < 2) return 0;
     if (pass == Pass::kBackward && !s_.backward_exchange[l]) return 0;
-    const RowCodec codec = pass == Pass::kBackward ? t_.wire.rows.backward : t_.wire.rows.forward;
+    const RowCodec codec = codec_of(pass);
     const double rows = std::max(part.sent, part.halo) * share;
     // A stage's G parts are consecutive ranks: the peers on the host take the host link.
     const double g = static_cast<double>(t_.parts.size());
@@ -96,9 +125,9 @@ class EpochModel {
   // With the interior overlap the interior rows compute while the halo travels.
   double layer_time(int l, Pass pass, const PartLoad& part, double share) const {
     const double c = seconds(work(l, pass, part.work.scaled(share)));
-    const double x = halo_time(l, pass, part, share);
-    if (!t_.overlap || t_.chunks > 1) return c + x;
-    return std::max(c * part.interior, x) + c * (1 - part.interior);
+    const double x = halo_time(l, pass, part, share), cpu = halo_cpu(l, pass, part, share);
+    if (!t_.overlap || t_.chunks > 1) return c + cpu + x;
+    return std::max(c * part.interior, x) + c * (1 - part.interior) + cpu;
   }
 
   const ModelConfig& m_;

@@ -34,7 +34,11 @@ struct KernelRateSet {
   double weight_grad_s = 0;    ///< per multiply-add of a weight gradient
   double stream_s = 0;         ///< per float of an elementwise pass
   double dropout_s = 0;        ///< per value dropout masks
-  std::string source;          ///< "measured", "FILE", "assumed: H100-class"
+  /// Per value of a listed row encoded and decoded for the wire: float32, bf16, int8.
+  double pack_float32_s = 0, pack_bf16_s = 0, pack_int8_s = 0;
+  /// CPU time per byte a rank sends or receives through the host's network stack (TCP).
+  double wire_byte_s = 0;
+  std::string source;  ///< "measured", "FILE", "assumed: H100-class"
 };
 
 /// A graph described, not loaded: the planner predicts for a graph this machine cannot
@@ -63,6 +67,8 @@ struct PlanRequest {
   std::vector<std::string> allow{"stale", "lossy"};
   std::int64_t memory_per_rank = 0;  ///< bytes; 0: no limit
   std::string calibration;           ///< rates file: read if it exists, else measured into it
+  /// The file is a cache: one that cannot be read (older, other keys) is measured again.
+  bool calibration_is_cache = false;
   Config::Partition partition;
   std::uint64_t seed = 0;
 };

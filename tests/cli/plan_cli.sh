@@ -7,6 +7,7 @@ strata=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "$0")/expect.sh"
+export XDG_CACHE_HOME=$tmp/cache  # the default rates cache, kept out of the user's
 graph=(--dataset synthetic --nodes 2000)
 rates=$tmp/rates.txt
 
@@ -30,6 +31,17 @@ assert best["allowed"] and best["fits"], best
 print("ok   json: %d layouts, best %s %dx%d, %.4f s" % (len(layouts), best["mode"], best["stages"],
                                                       best["parts"], best["epoch_s"]))
 EOF_PY
+
+# Without --calibration the rates are cached per dataset, width and threads and read back;
+# a cache an older build wrote (a key missing) is measured again, not an error.
+"$strata" plan "${graph[@]}" --ranks 2 --layers 2 --json >/dev/null
+cache=$XDG_CACHE_HOME/strata/rates-synthetic-2000-h64-t1-cpu.txt
+[[ -f $cache ]] || { echo "FAIL no rates cache at $cache"; failures=$((failures + 1)); }
+sed -i '/^wire_byte_s/d' "$cache"
+"$strata" plan "${graph[@]}" --ranks 2 --layers 2 --json | grep -q '"source": "measured"' ||
+  { echo "FAIL an outdated cache was not measured again"; failures=$((failures + 1)); }
+"$strata" plan "${graph[@]}" --ranks 2 --layers 2 --json | grep -q "\"source\": \"$cache\"" ||
+  { echo "FAIL the cache was not read back"; failures=$((failures + 1)); }
 
 expect_error "more stages than layers" "--stages 4 is more stages than the 2 layers" \
   plan "${graph[@]}" --ranks 4 --layers 2 --stages 4

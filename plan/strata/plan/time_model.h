@@ -4,6 +4,7 @@
 // modes"): halo exchanges overlapping the interior rows, chunks flowing through the
 // stages, the exact backward running stage after stage, the evaluation pass, the update.
 #pragma once
+#include <array>
 #include <vector>
 
 #include "strata/plan/comm_model.h"
@@ -12,10 +13,14 @@
 
 namespace strata {
 
-// Seconds per unit of Work on one rank (its threads included).
+// Seconds per unit of Work on one rank (its threads included), and what a rank's CPU
+// spends on each row it sends or receives: packing per value (encode and decode, by
+// RowCodec) and the network stack per byte (0 where the transfer costs no host CPU).
 struct KernelRates {
   double sparse_s = 0, features_s = 0, features_grad_s = 0, dense_s = 0, weight_grad_s = 0;
   double stream_s = 0, dropout_s = 0;
+  std::array<double, 3> pack_s{};
+  double wire_byte_s = 0;
 };
 
 // Every host's network link, each direction, and the faster one between its ranks.
