@@ -7,7 +7,8 @@
 # addresses, and an "ssh" that is `ip netns exec`. Ranks on different hosts talk TCP over
 # the shaped links; ranks on one host use shared memory (vader), as on a real node.
 #
-#   scripts/cluster.sh [--hosts H] [--gbit G] [--ranks-per-host N] [--mtu M] -- COMMAND...
+#   scripts/cluster.sh [--hosts H] [--gbit G] [--ranks-per-host N] [--mtu M] [--no-pin]
+#                      -- COMMAND...
 #   scripts/cluster.sh selftest [--quick] [--bench PATH]
 #
 #   --hosts H           hosts, 1 to 64 (default 2); host h has the address 10.77.0.(h+1)
@@ -18,6 +19,11 @@
 #                       puts ranks 0..N-1 on host 0, the next N on host 1, and so on
 #   --mtu M             MTU of the links, 1280 to 65000 (default 9000, jumbo frames as on
 #                       most cluster networks; 1500 costs ~4% of the rate in headers)
+#   --no-pin            let the hosts' processes run on any core; by default host h runs on
+#                       its own share of the cores (h mod cores when there are more hosts
+#                       than cores), as a real host has its own: unpinned, the scheduler
+#                       may put the ranks that compute at once on one core and the waiting
+#                       ones on the other, for a whole run (epochs up to 2x slower)
 #   selftest            measures rank-to-rank bandwidth between two hosts against the
 #                       configured rate (scripts/cluster_selftest.sh has its options)
 #
@@ -30,7 +36,7 @@
 set -euo pipefail
 
 readonly subnet=10.77.0 prefix_base=strata-cl
-hosts=2 gbit=10 ranks_per_host=1 mtu=9000
+hosts=2 gbit=10 ranks_per_host=1 mtu=9000 pin=1
 prefix=$prefix_base-$$
 created=() tmp="" patience=0
 
@@ -72,6 +78,7 @@ parse_args() {
         esac
         shift 2
         ;;
+      --no-pin) pin=0 && shift ;;
       --) shift && break ;;
       *) usage_error "unknown option '$1'" ;;
     esac
@@ -193,11 +200,30 @@ make_host() {
   shape "$sw" "h$h"
 }
 
+# The cores host h runs on ("0", "2-3"): its share of the machine's, or h mod cores.
+host_cpus() {
+  local cores per
+  cores=$(nproc --all)
+  if ((hosts >= cores)); then
+    echo $(($1 % cores))
+  else
+    per=$((cores / hosts))
+    echo "$(($1 * per))-$(($1 * per + per - 1))"
+  fi
+}
+
+# `taskset -c CPUS` for host h, or nothing with --no-pin.
+pin_prefix() {
+  ((pin)) && echo "taskset -c $(host_cpus "$1")"
+  return 0
+}
+
 # OpenMPI's ssh: `agent HOST COMMAND...` runs COMMAND on HOST (as run_command does for
 # host 0) through a shell, as ssh would (OpenMPI passes `PATH=...; export PATH; orted ...`).
 write_launcher() {
-  local h
+  local h pins=""
   tmp=$(mktemp -d "/tmp/$prefix.XXXXXX")
+  for ((h = 0; h < hosts; h++)); do pins+="    $h) pin=\"$(pin_prefix "$h")\" ;;"$'\n'; done
   for ((h = 0; h < hosts; h++)); do echo "$subnet.$((h + 1)) slots=$ranks_per_host"; done \
     >"$tmp/hostfile"
   cat >"$tmp/agent" <<EOF
@@ -207,7 +233,11 @@ case \$1 in
   *) echo "cluster agent: \$1 is no host of this cluster" >&2; exit 255 ;;
 esac
 shift
-exec ip netns exec $prefix-h\$h unshare --uts /bin/sh -c "hostname host\$h || exit 255; \$*"
+pin=""
+case \$h in
+$pins
+esac
+exec \$pin ip netns exec $prefix-h\$h unshare --uts /bin/sh -c "hostname host\$h || exit 255; \$*"
 EOF
   chmod +x "$tmp/agent"
 }
@@ -233,8 +263,9 @@ export_mpi_settings() {
 # shared one name would open each other's.
 run_command() {
   local rc=0
-  ip netns exec "$prefix-h0" unshare --uts /bin/sh -c 'hostname host0 && exec "$@"' sh \
-    "${command_args[@]}" <&0 &
+  # shellcheck disable=SC2046 # the pin prefix is several words, or none
+  $(pin_prefix 0) ip netns exec "$prefix-h0" unshare --uts /bin/sh -c 'hostname host0 && exec "$@"' \
+    sh "${command_args[@]}" <&0 &
   wait $! || rc=$?
   return "$rc"
 }
