@@ -5,7 +5,8 @@ dataset), spmm_vs_width.png (SpMM GB/s against width, with the STREAM triad) and
 pyg_vs_strata.png (epoch times of both), stale_grad_loss.png (training loss of one process
 and the pipeline's stale-gradient rules, row-normalized features), cluster_vs_gbit.png
 (on the emulated cluster, per mode: epoch time and time to the validation target against
-the link rate, cluster_depth.csv). Usage: plots.py RESULTS"""
+the link rate, cluster_depth.csv) and plan_vs_measured.png (`strata plan`'s predicted
+epoch times against measured ones, plan_check.csv). Usage: plots.py RESULTS"""
 import csv
 import subprocess
 import sys
@@ -173,12 +174,31 @@ def cluster_plot(results, data):
     return script + "unset multiplot\n"
 
 
+def plan_plot(results, data):
+    rows = read(results / "plan_check.csv")
+    if not rows:
+        return None
+    out = results / "plan_vs_measured.png"
+    plots = []
+    for hosts, gbit in dict.fromkeys((r["hosts"], r["gbit"]) for r in rows):
+        pts = [(float(r["measured_s"]), float(r["predicted_s"])) for r in rows
+               if (r["hosts"], r["gbit"]) == (hosts, gbit)]
+        f = table(data / f"plan_h{hosts}_g{gbit}.dat", pts)
+        plots.append(f"'{f}' using 1:2 with points pt 7 ps 1.2 title '{hosts} hosts, {gbit} Gbit/s'")
+    plots += ["x with lines lc 'black' title 'predicted = measured'",
+              "1.25 * x with lines dt 2 lc 'gray' title '25% off'", "0.75 * x with lines dt 2 lc 'gray' notitle"]
+    return terminal(out, "strata plan: predicted against measured epoch time, emulated cluster") + (
+        "set logscale xy\nset xlabel 'measured s per epoch'\nset ylabel 'predicted s per epoch'\n"
+        "set key left top\nset xrange [0.04:4]\nset yrange [0.04:4]\nplot " + ", ".join(plots) + "\n")
+
+
 def main():
     results = Path(sys.argv[1])
     data = results / "plot_data"
     data.mkdir(exist_ok=True)
     for name, make in [("comm", comm_plot), ("epoch", epoch_plot), ("spmm", spmm_plot),
-                       ("pyg", pyg_plot), ("stale", stale_plot), ("cluster", cluster_plot)]:
+                       ("pyg", pyg_plot), ("stale", stale_plot), ("cluster", cluster_plot),
+                       ("plan", plan_plot)]:
         script = make(results, data)
         if script is None:
             print(f"plot {name}: no data, skipped")
