@@ -5,7 +5,7 @@
 # the pipeline with 4 chunks, exact and drop, hybrid 2 x hosts/2 with 4 chunks), and
 # writes each layout's predicted and measured epoch time. One rank per host, every host on
 # this machine's cores (plan --shared-cores), kernel rates measured once into the raw
-# folder. Usage: benchmarks/plan_check.sh [--quick]   (--quick: synthetic graph, 2 hosts,
+# folder, the network measured on each cluster first (plan --probe-network). Usage: benchmarks/plan_check.sh [--quick]   (--quick: synthetic graph, 2 hosts,
 # 1 Gbit/s, GCN 2). Environment: STRATA_HOSTS ("2 4"), STRATA_GBITS ("1 10"),
 # STRATA_MODELS ("gcn:2 gcn:4 gcnii:16 gcnii:32"), STRATA_EPOCHS (8), STRATA_BUILD,
 # STRATA_DATASETS, STRATA_RESULTS. Needs root; skips (exit 0) without coauthor_physics
@@ -31,10 +31,13 @@ echo "# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -
 echo "hosts,gbit,model,layers,mode,stages,parts,chunks,stale_grad,compress,predicted_s,measured_s,planner_rank,chosen,risk" >>"$csv"
 for h in "${hosts[@]}"; do
   for gbit in "${gbits[@]}"; do
+    network=$raw/network-h$h-g$gbit.txt
+    scripts/cluster.sh --hosts "$h" --gbit "$gbit" -- mpirun -np "$h" "$PWD/$strata" plan \
+      --probe-network "$PWD/$network" 2>&1 | grep -v setpgid >&2
     for m in "${models[@]}"; do
       plan=$raw/plan-h$h-g$gbit-${m/:/}.json
       "$strata" plan "${dataset_args[@]}" --ranks "$h" --model "${m%:*}" --layers "${m#*:}" \
-        --hidden 64 --link "${gbit}Gbit" --shared-cores "$(nproc --all)" --threads 1 \
+        --hidden 64 --network "$network" --shared-cores "$(nproc --all)" --threads 1 \
         --calibration "$raw/rates.txt" --json >"$plan"
       # rank<TAB>args<TAB>csv fields, for the layouts to run
       while IFS=$'\t' read -r -u 3 rank args fields; do  # fd 3: mpirun reads stdin

@@ -126,6 +126,10 @@ CLI::App* add_plan_command(CLI::App& app, PlanArgs& a) {
   cmd->add_option("--link", a.link, "each host's network link, e.g. 10Gbit, 25GB/s");
   cmd->add_option("--host-link", a.host_link, "between the ranks of a host (default: --link)");
   cmd->add_option("--latency", a.latency, "per message, e.g. 50us");
+  cmd->add_option("--probe-network", a.probe_network,
+                  "under mpirun, one rank per host: measure the network into FILE and stop");
+  cmd->add_option("--network", a.network,
+                  "plan with the network --probe-network measured (instead of --link, --latency)");
   cmd->add_option("--memory-per-rank", a.memory_per_rank, "e.g. 16GiB (default: no limit)");
   cmd->add_option("--device", c.device, "cpu | cuda");
   cmd->add_option("--threads", c.threads, "OpenMP threads per rank (cpu)");
@@ -149,7 +153,27 @@ CLI::App* add_plan_command(CLI::App& app, PlanArgs& a) {
   return cmd;
 }
 
+namespace {
+
+// Every rank measures; rank 0 writes FILE and says what it found.
+int probe(const std::string& path) {
+  MpiRuntime mpi(nullptr, nullptr);
+  Workers workers = Workers::mpi();
+  const NetworkFacts f = probe_network(workers);
+  if (workers.rank() != 0) return 0;
+  write_network(path, f);
+  std::printf(
+      "%d ranks: %.3g Gbit/s streaming, %.3g us latency, all-reduce %.3g Gbit/s per rank; "
+      "written to %s\n",
+      f.ranks, f.link_bytes_per_s * 8 / 1e9, f.latency_s * 1e6, f.allreduce_bytes_per_s * 8 / 1e9,
+      path.c_str());
+  return 0;
+}
+
+}  // namespace
+
 int run_plan(const PlanArgs& args) {
+  if (!args.probe_network.empty()) return probe(args.probe_network);
   PlanRequest r = args.request;
   r.cluster.link_bytes_per_s = parse_rate(args.link, "--link");
   if (!args.host_link.empty())
@@ -157,6 +181,11 @@ int run_plan(const PlanArgs& args) {
   r.cluster.link_latency_s = parse_duration(args.latency, "--latency");
   if (!args.memory_per_rank.empty())
     r.memory_per_rank = parse_byte_size(args.memory_per_rank, "--memory-per-rank");
+  if (!args.network.empty()) {
+    const NetworkFacts f = read_network(args.network);
+    r.cluster.link_bytes_per_s = f.link_bytes_per_s, r.cluster.link_latency_s = f.latency_s;
+    r.cluster.allreduce_bytes_per_s = f.allreduce_bytes_per_s;
+  }
   if (args.simulate) {
     const DatasetOptions& d = args.data.load;
     r.described = args.described;

@@ -10,7 +10,9 @@ struct PlanArgs {
   DatasetArgs data;
   PlanRequest request;
   std::string link = "10Gbit", host_link, latency = "50us", memory_per_rank;
-  int top = 15;  // layouts printed (all with --json)
+  std::string probe_network;  // under mpirun: measure the network into FILE, plan nothing
+  std::string network;        // the measured network: overrides --link and --latency
+  int top = 15;               // layouts printed (all with --json)
   bool json = false;
   bool recalibrate = false;  // measure the kernel rates again, into the cache
   bool simulate = false;     // plan for the graph --nodes ... describe, without making it

@@ -154,7 +154,8 @@ class Planner {
   }
   Link link() const {
     const ClusterSpec& c = r_.cluster;
-    return {c.link_bytes_per_s, c.link_latency_s, c.host_link_bytes_per_s, c.ranks_per_host};
+    return {c.link_bytes_per_s, c.link_latency_s, c.host_link_bytes_per_s, c.ranks_per_host,
+            c.allreduce_bytes_per_s};
   }
   CoreSharing sharing() const {
     return {r_.cluster.shared_cores, r_.cluster.threads, r_.cluster.ranks};

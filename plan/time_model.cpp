@@ -72,8 +72,11 @@ class EpochModel {
     const double g = static_cast<double>(t_.parts.size());
     const double across = g > link_.ranks_per_host ? 1.0 : 0.0;
     const double sent = g > 1 ? 2 * (g - 1) / g * values * t_.wire.gradient_bytes : 0;
-    const double ring =
-        g > 1 ? link_.seconds(sent, across) + (2 * (g - 1) - 1) * link_.latency_s : 0;
+    const bool measured = across > 0 && link_.allreduce_bytes_per_s > 0;
+    const double ring = g <= 1 ? 0
+                        : measured
+                            ? sent / link_.allreduce_bytes_per_s
+                            : link_.seconds(sent, across) + (2 * (g - 1) - 1) * link_.latency_s;
     return ring + seconds(optimizer_work(values)) + slowdown_ * 2 * sent * r_.wire_byte_s;
   }
 

@@ -8,8 +8,17 @@
 #include "strata/config.h"
 #include "strata/graph.h"
 #include "strata/result.h"
+#include "strata/workers.h"
 
 namespace strata {
+
+/// The network between a job's hosts as measured by `probe_network` on it.
+struct NetworkFacts {
+  double link_bytes_per_s = 0;       ///< each rank to the next while receiving from the last
+  double latency_s = 0;              ///< half of a small message's round trip
+  double allreduce_bytes_per_s = 0;  ///< a ring's 2 (P - 1) / P n bytes per rank over the time
+  int ranks = 0;                     ///< of the probe
+};
 
 /// Where the ranks run and how they are linked.
 struct ClusterSpec {
@@ -18,8 +27,10 @@ struct ClusterSpec {
   double link_bytes_per_s = 1.25e9;  ///< each host's network link, each direction
   double link_latency_s = 50e-6;     ///< per message
   double host_link_bytes_per_s = 0;  ///< between ranks of a host (0: as the network)
-  std::string device = "cpu";        ///< cpu | cuda
-  int threads = 1;                   ///< per rank (cpu)
+  /// What an all-reduce between hosts reaches per rank (0: the link's rate, as a ring).
+  double allreduce_bytes_per_s = 0;
+  std::string device = "cpu";  ///< cpu | cuda
+  int threads = 1;             ///< per rank (cpu)
   /// > 0: every rank runs on one machine of this many cores (an emulated cluster), so
   /// ranks x threads beyond it share them.
   int shared_cores = 0;
@@ -95,6 +106,15 @@ struct PlanReport {
   std::vector<PlanLayout> layouts;  ///< fastest first
   int best = -1;                    ///< the fastest that fits and is allowed
 };
+
+/// Measures the network between the job's ranks (collective: every rank calls it; at least
+/// 2 ranks, one per host to measure the network): rank r streams to r + 1 while
+/// receiving from r - 1, ranks 0 and 1 ping-pong small messages, and all ranks all-reduce
+/// 4 MiB of doubles; the best of a few trials each.
+NetworkFacts probe_network(Workers& workers);
+/// "link_bytes_per_s 1.2e9" lines; an input error naming FILE and the line otherwise.
+void write_network(const std::string& path, const NetworkFacts& facts);
+NetworkFacts read_network(const std::string& path);
 
 /// An input error (exit 2) naming what cannot be met: a bad flag, more stages than layers,
 /// no layout within the memory.

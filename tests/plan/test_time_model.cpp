@@ -166,3 +166,19 @@ TEST_CASE("part loads and stale reads of a path split in two") {
   CHECK(stale_read_fraction(d.adjacency, parts) == Approx(1.0 / 6));
   CHECK(stale_read_fraction(d.adjacency, std::vector<std::int32_t>{0, 0, 0, 0}) == 0);
 }
+
+TEST_CASE("a measured all-reduce rate prices the weight sums across hosts, not within one") {
+  const ModelConfig c = config(ModelKind::kGcn, 2, 512, 64);
+  const ModelShape s = shape_of(c, 4000, 40000);
+  const TimedLayout graph =
+      layout(2, 1, {part(2000, 0.6, 500, 500), part(2000, 0.6, 500, 500)}, 1, false);
+  Link link{1e9, 1e-5};
+  const double at_link_rate = predict_epoch_time(c, s, graph, rates(), link).epoch;
+  link.allreduce_bytes_per_s = 0.25e9;
+  const double measured = predict_epoch_time(c, s, graph, rates(), link).epoch;
+  // 2 ranks ring-sum 512 x 64 + 64 + 64 x 4 + 4 parameters as doubles: 8 bytes each.
+  const double bytes = (512.0 * 64 + 64 + 64 * 4 + 4) * 8;
+  CHECK(measured - at_link_rate == Approx(bytes / 0.25e9 - bytes / 1e9).epsilon(0.1));
+  link.ranks_per_host = 2;  // both ranks on one host: the host link, not the measured rate
+  CHECK(predict_epoch_time(c, s, graph, rates(), link).epoch < measured);
+}

@@ -29,6 +29,8 @@ struct Link {
   double latency_s = 0;         // per message
   double host_bytes_per_s = 0;  // 0: as the network
   int ranks_per_host = 1;       // consecutive ranks share a host
+  // What a ring all-reduce across hosts reaches per rank, measured (0: bytes_per_s).
+  double allreduce_bytes_per_s = 0;
   // Seconds to move `bytes` of which the fraction `across` leaves the host (both parts at
   // once, each on its own link).
   double seconds(double bytes, double across) const;

@@ -1,0 +1,127 @@
+// probe_network, write_network, read_network (include/strata/plan.h).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "strata/core/error.h"
+#include "strata/plan.h"
+#include "workers_impl.h"
+
+namespace strata {
+namespace {
+
+constexpr std::size_t kStreamBytes = 16 << 20;
+constexpr std::size_t kAllReduceValues = 512 << 10;  // 4 MiB of doubles
+constexpr int kTrials = 3, kPings = 100;
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The slowest rank's time of `run`, best of the trials; every rank returns it.
+template <typename F>
+double best_collective_seconds(Communicator& comm, F&& run) {
+  double best = 1e30;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    comm.barrier();
+    const double start = now();
+    run();
+    double seconds = now() - start;
+    std::vector<double> all(static_cast<std::size_t>(comm.size()));
+    comm.all_gather(std::as_bytes(std::span(&seconds, 1)), std::as_writable_bytes(std::span(all)),
+                    CommCategory::kControl);
+    best = std::min(best, *std::max_element(all.begin(), all.end()));
+  }
+  return best;
+}
+
+double stream_rate(Communicator& comm) {
+  const int p = comm.size(), r = comm.rank();
+  std::vector<std::byte> out(kStreamBytes, std::byte{1}), in(kStreamBytes);
+  const double seconds = best_collective_seconds(comm, [&] {
+    Request sent = comm.isend((r + 1) % p, 1, out, CommCategory::kControl);
+    comm.recv((r + p - 1) % p, 1, in, CommCategory::kControl);
+    comm.wait(sent);
+  });
+  return static_cast<double>(kStreamBytes) / seconds;
+}
+
+double latency(Communicator& comm) {
+  std::byte ball[8]{};
+  const double seconds = best_collective_seconds(comm, [&] {
+    for (int i = 0; i < kPings && comm.rank() < 2; ++i) {
+      if (comm.rank() == 0) {
+        comm.send(1, 2, ball, CommCategory::kControl);
+        comm.recv(1, 2, ball, CommCategory::kControl);
+      } else {
+        comm.recv(0, 2, ball, CommCategory::kControl);
+        comm.send(0, 2, ball, CommCategory::kControl);
+      }
+    }
+  });
+  return seconds / (2 * kPings);
+}
+
+double allreduce_rate(Communicator& comm) {
+  std::vector<double> values(kAllReduceValues, 1.0);
+  const double seconds = best_collective_seconds(comm, [&] {
+    comm.all_reduce_sum(std::as_writable_bytes(std::span(values)), DType::kFloat64,
+                        CommCategory::kControl);
+  });
+  const double p = comm.size();
+  return 2 * (p - 1) / p * static_cast<double>(kAllReduceValues) * sizeof(double) / seconds;
+}
+
+}  // namespace
+
+NetworkFacts probe_network(Workers& workers) {
+  Communicator& comm = communicator_of(workers);
+  STRATA_REQUIRE(comm.size() >= 2, "the network probe needs 2 or more ranks (one per host), ",
+                 "got ", comm.size(), ": run it under mpirun");
+  NetworkFacts f;
+  f.link_bytes_per_s = stream_rate(comm);
+  f.latency_s = latency(comm);
+  f.allreduce_bytes_per_s = allreduce_rate(comm);
+  f.ranks = comm.size();
+  return f;
+}
+
+void write_network(const std::string& path, const NetworkFacts& f) {
+  std::ofstream out(path);
+  out.precision(6);
+  out << "# strata plan --probe-network: " << f.ranks << " ranks\n"
+      << "link_bytes_per_s " << f.link_bytes_per_s << "\nlatency_s " << f.latency_s
+      << "\nallreduce_bytes_per_s " << f.allreduce_bytes_per_s << "\n";
+  STRATA_REQUIRE(out.good(), "--probe-network ", path, ": cannot be written");
+}
+
+NetworkFacts read_network(const std::string& path) {
+  std::ifstream in(path);
+  STRATA_REQUIRE(in.good(), "--network ", path, ": cannot be read");
+  NetworkFacts f;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream fields(line);
+    std::string key;
+    double value = 0;
+    if (!(fields >> key) || key[0] == '#') continue;
+    const bool parsed = static_cast<bool>(fields >> value) && std::isfinite(value) && value > 0;
+    double* slot = key == "link_bytes_per_s"        ? &f.link_bytes_per_s
+                   : key == "latency_s"             ? &f.latency_s
+                   : key == "allreduce_bytes_per_s" ? &f.allreduce_bytes_per_s
+                                                    : nullptr;
+    STRATA_REQUIRE(slot != nullptr && parsed, "--network ", path, " line ", number,
+                   ": expected link_bytes_per_s, latency_s or allreduce_bytes_per_s and a ",
+                   "positive number, got '", line, "'");
+    *slot = value;
+  }
+  STRATA_REQUIRE(f.link_bytes_per_s > 0 && f.latency_s > 0 && f.allreduce_bytes_per_s > 0,
+                 "--network ", path,
+                 ": needs link_bytes_per_s, latency_s and allreduce_bytes_per_s");
+  return f;
+}
+
+}  // namespace strata
