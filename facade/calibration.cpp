@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "number_file.h"
 #include "strata/core/error.h"
 #include "strata/kernels/backend.h"
 #include "strata/kernels/kernels.h"
@@ -30,12 +31,6 @@ constexpr RateKey kRateKeys[] = {{"sparse_s", &KernelRateSet::sparse_s},
                                  {"pack_bf16_s", &KernelRateSet::pack_bf16_s},
                                  {"pack_int8_s", &KernelRateSet::pack_int8_s},
                                  {"wire_byte_s", &KernelRateSet::wire_byte_s}};
-
-std::string rate_names() {
-  std::string names;
-  for (const RateKey& k : kRateKeys) names += (names.empty() ? "" : ", ") + std::string(k.name);
-  return names;
-}
 
 template <typename F>
 double best_seconds(F&& run) {
@@ -136,26 +131,11 @@ KernelRateSet assumed_gpu_rates() {
 }
 
 KernelRateSet read_rates(const std::string& path) {
-  std::ifstream in(path);
-  STRATA_REQUIRE(in.good(), "--calibration ", path, ": cannot be read");
+  std::vector<std::string> names;
+  for (const RateKey& k : kRateKeys) names.emplace_back(k.name);
+  const auto numbers = read_numbers(path, "--calibration", names, false);
   KernelRateSet r;
-  for (const RateKey& k : kRateKeys) r.*(k.slot) = -1;  // not given yet
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    std::istringstream fields(line);
-    std::string key;
-    double value = 0;
-    if (!(fields >> key) || key[0] == '#') continue;
-    const bool parsed = static_cast<bool>(fields >> value) && std::isfinite(value) && value >= 0;
-    const auto* k = std::find_if(std::begin(kRateKeys), std::end(kRateKeys),
-                                 [&](const RateKey& rk) { return key == rk.name; });
-    STRATA_REQUIRE(k != std::end(kRateKeys) && parsed, "--calibration ", path, " line ", number,
-                   ": expected a rate name (", rate_names(), ") and seconds >= 0, got '", line,
-                   "'");
-    r.*(k->slot) = value;
-  }
-  for (const RateKey& k : kRateKeys)
-    STRATA_REQUIRE(r.*(k.slot) >= 0, "--calibration ", path, ": no ", k.name, " line");
+  for (const RateKey& k : kRateKeys) r.*(k.slot) = numbers.at(k.name);
   r.source = path;
   return r;
 }

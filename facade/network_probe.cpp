@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "number_file.h"
 #include "strata/core/error.h"
 #include "strata/plan.h"
 #include "workers_impl.h"
@@ -99,28 +100,11 @@ void write_network(const std::string& path, const NetworkFacts& f) {
 }
 
 NetworkFacts read_network(const std::string& path) {
-  std::ifstream in(path);
-  STRATA_REQUIRE(in.good(), "--network ", path, ": cannot be read");
+  const auto n = read_numbers(path, "--network",
+                              {"link_bytes_per_s", "latency_s", "allreduce_bytes_per_s"}, true);
   NetworkFacts f;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    std::istringstream fields(line);
-    std::string key;
-    double value = 0;
-    if (!(fields >> key) || key[0] == '#') continue;
-    const bool parsed = static_cast<bool>(fields >> value) && std::isfinite(value) && value > 0;
-    double* slot = key == "link_bytes_per_s"        ? &f.link_bytes_per_s
-                   : key == "latency_s"             ? &f.latency_s
-                   : key == "allreduce_bytes_per_s" ? &f.allreduce_bytes_per_s
-                                                    : nullptr;
-    STRATA_REQUIRE(slot != nullptr && parsed, "--network ", path, " line ", number,
-                   ": expected link_bytes_per_s, latency_s or allreduce_bytes_per_s and a ",
-                   "positive number, got '", line, "'");
-    *slot = value;
-  }
-  STRATA_REQUIRE(f.link_bytes_per_s > 0 && f.latency_s > 0 && f.allreduce_bytes_per_s > 0,
-                 "--network ", path,
-                 ": needs link_bytes_per_s, latency_s and allreduce_bytes_per_s");
+  f.link_bytes_per_s = n.at("link_bytes_per_s"), f.latency_s = n.at("latency_s");
+  f.allreduce_bytes_per_s = n.at("allreduce_bytes_per_s");
   return f;
 }
 

@@ -106,7 +106,8 @@ while IFS= read -r command; do
     skipped=$((skipped + 1))
     continue
   fi
-  if [[ $command == *'--device cuda'* && $gpu -eq 0 ]]; then
+  # `strata plan --device cuda` only predicts: it needs no GPU
+  if [[ $command == *'--device cuda'* && $command != *"strata plan"* && $gpu -eq 0 ]]; then
     echo "skip $command: no GPU"
     skipped=$((skipped + 1))
     continue
