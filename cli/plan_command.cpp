@@ -188,6 +188,7 @@ int run_plan(const PlanArgs& args) {
   }
   if (args.simulate) {
     const DatasetOptions& d = args.data.load;
+    require(d.nodes > 0, "--simulate needs --nodes above 0, got " + std::to_string(d.nodes));
     r.described = args.described;
     r.described.nodes = d.nodes, r.described.avg_degree = d.avg_degree;
     r.described.features = d.features, r.described.classes = d.classes;

@@ -51,6 +51,8 @@ expect_error "bad link" "--link must be a rate such as 10Gbit" plan "${graph[@]}
 expect_error "bad latency" "--latency must be a duration" plan "${graph[@]}" --latency soon
 expect_error "bad allow" "--allow takes stale, drop, lossy or none" plan "${graph[@]}" --allow all
 expect_error "bad format" "--compress" plan "${graph[@]}" --compress int4
+expect_error "simulate without vertices" "--simulate needs --nodes above 0" \
+  plan --simulate --nodes 0
 printf 'sparse_s 1e-10\nbogus 3\n' >"$tmp/bad.txt"
 expect_error "bad calibration" "$tmp/bad.txt line 2" plan "${graph[@]}" --calibration "$tmp/bad.txt"
 [[ $failures -eq 0 ]]
