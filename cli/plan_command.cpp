@@ -40,25 +40,14 @@ nlohmann::json report_json(const PlanReport& report, const PlanRequest& r) {
                         {"ranks", c.ranks},
                         {"link_bytes_per_s", c.link_bytes_per_s},
                         {"latency_s", c.link_latency_s},
-                        {"rates",
-                         {{"sparse_s", report.rates.sparse_s},
-                          {"features_s", report.rates.features_s},
-                          {"features_grad_s", report.rates.features_grad_s},
-                          {"dense_s", report.rates.dense_s},
-                          {"weight_grad_s", report.rates.weight_grad_s},
-                          {"stream_s", report.rates.stream_s},
-                          {"dropout_s", report.rates.dropout_s},
-                          {"pack_float32_s", report.rates.pack_float32_s},
-                          {"pack_bf16_s", report.rates.pack_bf16_s},
-                          {"pack_int8_s", report.rates.pack_int8_s},
-                          {"wire_byte_s", report.rates.wire_byte_s},
-                          {"source", report.rates.source}}},
                         {"best", report.best},
                         {"simulated", r.described.nodes > 0},
                         {"cut_fraction", r.described.cut_fraction},
                         {"ranks_per_host", c.ranks_per_host},
                         {"host_link_bytes_per_s", c.host_link_bytes_per_s},
                         {"layouts", nlohmann::json::array()}};
+  for (const auto& [name, value] : named_rates(report.rates)) out["rates"][name] = value;
+  out["rates"]["source"] = report.rates.source;
   for (const PlanLayout& l : report.layouts) out["layouts"].push_back(layout_json(l));
   return out;
 }
@@ -170,10 +159,9 @@ int probe(const std::string& path) {
   return 0;
 }
 
-}  // namespace
-
-int run_plan(const PlanArgs& args) {
-  if (!args.probe_network.empty()) return probe(args.probe_network);
+// The request the flags describe: rates and sizes parsed, the network and the described
+// graph filled in, the rates cache named.
+PlanRequest request_of(const PlanArgs& args) {
   PlanRequest r = args.request;
   r.cluster.link_bytes_per_s = parse_rate(args.link, "--link");
   if (!args.host_link.empty())
@@ -197,14 +185,10 @@ int run_plan(const PlanArgs& args) {
     r.calibration = default_calibration(args, r);
     r.calibration_is_cache = true;
   }
-  if (args.recalibrate && !r.calibration.empty()) std::filesystem::remove(r.calibration);
-  Workers workers = Workers::single();
-  set_rank_threads(workers, r.cluster.threads);
-  const PlanReport report = plan_layouts(args.data.dataset, args.data.load, r);
-  if (args.json) {
-    std::printf("%s\n", report_json(report, r).dump(2).c_str());
-    return 0;
-  }
+  return r;
+}
+
+void print_header(const PlanReport& report, const PlanRequest& r) {
   const KernelRateSet& k = report.rates;
   std::printf(
       "%s: %lld vertices; %s, %d layers, hidden %d; %d ranks, %.3g Gbit/s links; kernel rates "
@@ -217,7 +201,7 @@ int run_plan(const PlanArgs& args) {
       k.sparse_s * 1e9, k.features_s * 1e9, k.features_grad_s * 1e9, k.dense_s * 1e9,
       k.weight_grad_s * 1e9, k.stream_s * 1e9, k.dropout_s * 1e9, k.pack_float32_s * 1e9,
       k.pack_bf16_s * 1e9, k.pack_int8_s * 1e9, k.wire_byte_s * 1e9);
-  if (args.simulate)
+  if (r.described.nodes > 0)
     std::printf(
         "a model, not a measurement: %.3g%% of each vertex's %.3g edges leave its part, their "
         "far ends uniform over the other parts; each rank holds only its part; link latency "
@@ -225,6 +209,22 @@ int run_plan(const PlanArgs& args) {
         100 * r.described.cut_fraction, r.described.avg_degree, r.cluster.link_latency_s * 1e6,
         r.cluster.ranks_per_host,
         r.cluster.host_link_bytes_per_s > 0 ? "" : " (host link as --link)");
+}
+
+}  // namespace
+
+int run_plan(const PlanArgs& args) {
+  if (!args.probe_network.empty()) return probe(args.probe_network);
+  const PlanRequest r = request_of(args);
+  if (args.recalibrate && !r.calibration.empty()) std::filesystem::remove(r.calibration);
+  Workers workers = Workers::single();
+  set_rank_threads(workers, r.cluster.threads);
+  const PlanReport report = plan_layouts(args.data.dataset, args.data.load, r);
+  if (args.json) {
+    std::printf("%s\n", report_json(report, r).dump(2).c_str());
+    return 0;
+  }
+  print_header(report, r);
   print_table(report, args.top);
   const PlanLayout& best = report.layouts[static_cast<std::size_t>(report.best)];
   std::printf("best: %s (%.3f s per epoch predicted)\n", best.command.c_str(), best.epoch_s);

@@ -130,6 +130,12 @@ KernelRateSet assumed_gpu_rates() {
   return r;
 }
 
+std::vector<std::pair<std::string, double>> named_rates(const KernelRateSet& rates) {
+  std::vector<std::pair<std::string, double>> named;
+  for (const RateKey& k : kRateKeys) named.emplace_back(k.name, rates.*(k.slot));
+  return named;
+}
+
 KernelRateSet read_rates(const std::string& path) {
   std::vector<std::string> names;
   for (const RateKey& k : kRateKeys) names.emplace_back(k.name);
@@ -144,7 +150,7 @@ void write_rates(const std::string& path, const KernelRateSet& r) {
   std::ofstream out(path);
   out.precision(6);
   out << "# strata plan kernel rates, seconds per unit (" << r.source << ")\n";
-  for (const RateKey& k : kRateKeys) out << k.name << " " << r.*(k.slot) << "\n";
+  for (const auto& [name, value] : named_rates(r)) out << name << " " << value << "\n";
   STRATA_REQUIRE(out.good(), "--calibration ", path, ": cannot be written");
 }
 

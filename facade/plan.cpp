@@ -179,6 +179,7 @@ class Planner {
 };
 
 void choose(PlanReport& report, const PlanRequest& r) {
+  STRATA_REQUIRE(!report.layouts.empty(), "no layout of ", r.cluster.ranks, " ranks to rank");
   std::stable_sort(report.layouts.begin(), report.layouts.end(),
                    [](const PlanLayout& a, const PlanLayout& b) { return a.epoch_s < b.epoch_s; });
   const PlanLayout* smallest = nullptr;
@@ -187,7 +188,6 @@ void choose(PlanReport& report, const PlanRequest& r) {
     if (!smallest || l.memory_per_rank < smallest->memory_per_rank) smallest = &l;
     if (report.best < 0 && l.fits && l.allowed) report.best = static_cast<int>(i);
   }
-  STRATA_REQUIRE(!report.layouts.empty(), "no layout of ", r.cluster.ranks, " ranks to rank");
   auto megabytes = [](std::int64_t bytes) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f MB", static_cast<double>(bytes) / 1e6);
@@ -209,7 +209,7 @@ PlanReport plan_layouts(const std::string& spec, const DatasetOptions& options,
   std::optional<Dataset> data;
   std::unique_ptr<PlanGraph> graph;
   if (request.described.nodes > 0) {
-    graph = described_graph(request.described);
+    graph = described_graph(request);
   } else {
     data = load_dataset(spec, to_load_options(options));
     graph = loaded_graph(*data, request);

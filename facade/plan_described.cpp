@@ -12,7 +12,7 @@ namespace {
 
 class DescribedPlanGraph final : public PlanGraph {
  public:
-  explicit DescribedPlanGraph(const DescribedGraph& g) : g_(g) {
+  DescribedPlanGraph(const DescribedGraph& g, bool self_loops) : g_(g), self_loops_(self_loops) {
     STRATA_REQUIRE(g.nodes > 0 && g.avg_degree > 0 && g.features > 0 && g.classes > 1,
                    "a described graph needs --nodes, --avg-degree, --features, --classes > 0");
     STRATA_REQUIRE(g.cut_fraction >= 0 && g.cut_fraction <= 1 && g.feature_density > 0 &&
@@ -32,16 +32,16 @@ class DescribedPlanGraph final : public PlanGraph {
   ModelShape shape(ModelConfig& m) const override {
     m.in_features = g_.features;
     m.classes = g_.classes;
-    self_loops_ = model_type(m.kind).propagation() == Propagation::kGcn;
     return model_type(m.kind).shape(m, {g_.nodes, entries(), density()});
   }
-  std::vector<PartLoad> loads(int parts) override {
+  const std::vector<PartLoad>& loads(int parts) override {
     const double rows = static_cast<double>(g_.nodes) / parts;
     PartLoad p;
     p.work = {rows, static_cast<double>(entries()) / parts, rows * g_.features * density()};
     p.interior = std::pow(1 - g_.cut_fraction, g_.avg_degree);
     p.sent = p.halo = parts > 1 ? halo(parts) : 0;
-    return std::vector<PartLoad>(static_cast<std::size_t>(parts), p);
+    loads_.assign(static_cast<std::size_t>(parts), p);
+    return loads_;
   }
   std::int64_t boundary_pairs(int parts) override {
     return parts > 1 ? std::llround(halo(parts) * parts) : 0;
@@ -64,7 +64,8 @@ class DescribedPlanGraph final : public PlanGraph {
   }
 
   DescribedGraph g_;
-  mutable bool self_loops_ = true;
+  bool self_loops_;
+  std::vector<PartLoad> loads_;  // every part alike: the last count asked for
 };
 
 // Per rank: its stage's buffers over its rows (model.h's stage_floats), its rows of Â and
@@ -100,8 +101,8 @@ std::int64_t DescribedPlanGraph::memory_per_rank(const TrainConfig& t, const Pip
 
 }  // namespace
 
-std::unique_ptr<PlanGraph> described_graph(const DescribedGraph& graph) {
-  return std::make_unique<DescribedPlanGraph>(graph);
+std::unique_ptr<PlanGraph> described_graph(const PlanRequest& request) {
+  return std::make_unique<DescribedPlanGraph>(request.described, adds_self_loops(request));
 }
 
 }  // namespace strata

@@ -23,6 +23,7 @@ class LoadedGraph final : public PlanGraph {
   LoadedGraph(const Dataset& d, const PlanRequest& r)
       : d_(d),
         method_(r.partition.method),
+        self_loops_(adds_self_loops(r)),
         request_(partition_request(r)),
         parts_of_(d, request_) {}
 
@@ -31,11 +32,13 @@ class LoadedGraph final : public PlanGraph {
   ModelShape shape(ModelConfig& m) const override {
     m.in_features = static_cast<int>(d_.features.cols());
     m.classes = d_.num_classes;
-    self_loops_ = model_type(m.kind).propagation() == Propagation::kGcn;
     return model_shape_of(d_, m);
   }
-  std::vector<PartLoad> loads(int parts) override {
-    return part_loads(d_, parts_of_.get(method_, parts).part_of, parts, self_loops_);
+  const std::vector<PartLoad>& loads(int parts) override {
+    auto [it, fresh] = loads_.try_emplace(parts);
+    if (fresh)
+      it->second = part_loads(d_, parts_of_.get(method_, parts).part_of, parts, self_loops_);
+    return it->second;
   }
   std::int64_t boundary_pairs(int parts) override {
     return parts_of_.boundary_pairs(method_, parts);
@@ -59,13 +62,18 @@ class LoadedGraph final : public PlanGraph {
  private:
   const Dataset& d_;
   std::string method_;
+  bool self_loops_;
   CommVolumeRequest request_;
   PartitionCache parts_of_;
-  mutable bool self_loops_ = true;
+  std::map<int, std::vector<PartLoad>> loads_;  // per part count: a pass over every edge
   std::map<int, double> stale_;
 };
 
 }  // namespace
+
+bool adds_self_loops(const PlanRequest& request) {
+  return model_type(parse_model_kind(request.model)).propagation() == Propagation::kGcn;
+}
 
 std::unique_ptr<PlanGraph> loaded_graph(const Dataset& data, const PlanRequest& request) {
   return std::make_unique<LoadedGraph>(data, request);

@@ -21,7 +21,7 @@ class PlanGraph {
   virtual std::int64_t nodes() const = 0;
   // The model's shape over this graph (features and classes filled in).
   virtual ModelShape shape(ModelConfig& model) const = 0;
-  virtual std::vector<PartLoad> loads(int parts) = 0;
+  virtual const std::vector<PartLoad>& loads(int parts) = 0;
   // B of DESIGN.md: (vertex, remote part) pairs, for the bytes.
   virtual std::int64_t boundary_pairs(int parts) = 0;
   // The fraction of neighbour reads a forward of `chunks` chunks takes from history.
@@ -31,7 +31,10 @@ class PlanGraph {
                                        int stages, int parts, DType gradient_type) = 0;
 };
 
+// Whether the request's model adds a self-loop to every row (GCN's Â does): its entries.
+bool adds_self_loops(const PlanRequest& request);
+
 std::unique_ptr<PlanGraph> loaded_graph(const Dataset& data, const PlanRequest& request);
-std::unique_ptr<PlanGraph> described_graph(const DescribedGraph& graph);
+std::unique_ptr<PlanGraph> described_graph(const PlanRequest& request);
 
 }  // namespace strata

@@ -1,6 +1,7 @@
 #include "strata/plan/time_model.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "strata/core/error.h"
 
@@ -39,21 +40,17 @@ class EpochModel {
 
   // Rows of stage's last layer handed on (forward) or their gradient handed back.
   double stage_transfer(int stage, Pass pass, double share) const {
-    const int width = s_.boundary_widths[t_.bounds[stage + 1] - 1];
-    const RowCodec codec = codec_of(pass);
-    double rows = 0;
-    for (const PartLoad& part : t_.parts) rows = std::max(rows, part.work.rows * share);
+    const auto [rows, width] = hand_over(stage, share);
     // Part p of stage s is rank s G + p: the next stage's part is G ranks on.
     const double g = static_cast<double>(t_.parts.size());
     const double across = g >= link_.ranks_per_host ? 1.0 : g / link_.ranks_per_host;
-    return link_.seconds(rows * static_cast<double>(row_codec_bytes(codec, width)), across);
+    return link_.seconds(rows * static_cast<double>(row_codec_bytes(codec_of(pass), width)),
+                         across);
   }
 
   // The CPU time of one end of the hand-over between stages s and s + 1.
   double stage_rows_cpu(int stage, Pass pass, double share) const {
-    const int width = s_.boundary_widths[t_.bounds[stage + 1] - 1];
-    double rows = 0;
-    for (const PartLoad& part : t_.parts) rows = std::max(rows, part.work.rows * share);
+    const auto [rows, width] = hand_over(stage, share);
     return rows_cpu(rows, width, codec_of(pass));
   }
 
@@ -92,6 +89,18 @@ class EpochModel {
             w.weight_grad * r_.weight_grad_s + w.stream * r_.stream_s + w.dropout * r_.dropout_s);
   }
 
+  // The largest part's rows between stages s and s + 1, and their width.
+  std::pair<double, int> hand_over(int stage, double share) const {
+    double rows = 0;
+    for (const PartLoad& part : t_.parts) rows = std::max(rows, part.work.rows * share);
+    return {rows, s_.boundary_widths[t_.bounds[stage + 1] - 1]};
+  }
+
+  // Whether layer l exchanges halo rows in this pass.
+  bool exchanges(int l, Pass pass) const {
+    return t_.parts.size() > 1 && (pass != Pass::kBackward || s_.backward_exchange[l]);
+  }
+
   RowCodec codec_of(Pass pass) const {
     return pass == Pass::kBackward ? t_.wire.rows.backward : t_.wire.rows.forward;
   }
@@ -107,22 +116,21 @@ class EpochModel {
 
   // The CPU a rank spends on its halo rows, out and in.
   double halo_cpu(int l, Pass pass, const PartLoad& part, double share) const {
-    if (t_.parts.size() < 2 || (pass == Pass::kBackward && !s_.backward_exchange[l])) return 0;
+    if (!exchanges(l, pass)) return 0;
     return rows_cpu((part.sent + part.halo) * share, s_.exchange_widths[l], codec_of(pass));
   }
 
   // A halo exchange of layer l's rows: the host's link carries what it sends and what it
   // receives at once, each direction at the link's rate.
   double halo_time(int l, Pass pass, const PartLoad& part, double share) const {
-    if (t_.parts.size() < 2) return 0;
-    if (pass == Pass::kBackward && !s_.backward_exchange[l]) return 0;
-    const RowCodec codec = codec_of(pass);
+    if (!exchanges(l, pass)) return 0;
     const double rows = std::max(part.sent, part.halo) * share;
     // A stage's G parts are consecutive ranks: the peers on the host take the host link.
     const double g = static_cast<double>(t_.parts.size());
     const double across = (g - std::min<double>(link_.ranks_per_host, g)) / (g - 1);
-    return link_.seconds(rows * static_cast<double>(row_codec_bytes(codec, s_.exchange_widths[l])),
-                         across);
+    const double bytes =
+        rows * static_cast<double>(row_codec_bytes(codec_of(pass), s_.exchange_widths[l]));
+    return link_.seconds(bytes, across);
   }
 
   // With the interior overlap the interior rows compute while the halo travels.
@@ -215,12 +223,14 @@ double steady_epoch(const EpochModel& e, const TimedLayout& t) {
       t.drop ? pass_costs(e, t, Pass::kBackward, k, busy) : pass_costs(e, t, Pass::kBackward, 1, 1);
   const PassCosts eval = pass_costs(e, t, Pass::kEval, 1, 1);
   const EpochModel everyone = e.busy(stages * static_cast<int>(t.parts.size()));
+  std::vector<double> update;
+  for (int s = 0; s < stages; ++s) update.push_back(everyone.update(s));
   Timeline line(stages);
   std::vector<double> ends;
   for (int epoch = 0; epoch < 3; ++epoch) {
     forward(line, fwd, k);
     backward(line, bwd, t.drop ? k : 1);
-    for (int s = 0; s < stages; ++s) line.run(s, 0.0, everyone.update(s));
+    for (int s = 0; s < stages; ++s) line.run(s, 0.0, update[s]);
     forward(line, eval, 1);
     ends.push_back(line.end());
   }

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "strata/config.h"
@@ -51,6 +52,10 @@ struct KernelRateSet {
   double wire_byte_s = 0;
   std::string source;  ///< "measured", "FILE", "assumed: H100-class"
 };
+
+/// Every rate of `rates` by its name ("sparse_s", ...), as calibration files and
+/// `strata plan --json` name them.
+std::vector<std::pair<std::string, double>> named_rates(const KernelRateSet& rates);
 
 /// A graph described, not loaded: the planner predicts for a graph this machine cannot
 /// hold (a simulated cluster). Its partition is an assumption, not a measurement.
