@@ -156,6 +156,9 @@ int probe(const std::string& path) {
       "written to %s\n",
       f.ranks, f.link_bytes_per_s * 8 / 1e9, f.latency_s * 1e6, f.allreduce_bytes_per_s * 8 / 1e9,
       path.c_str());
+  for (const GroupRate& g : f.group_allreduce)
+    std::printf("groups of %d ranks at once: all-reduce %.3g Gbit/s per rank\n", g.ranks,
+                g.bytes_per_s * 8 / 1e9);
   return 0;
 }
 
@@ -173,6 +176,7 @@ PlanRequest request_of(const PlanArgs& args) {
     const NetworkFacts f = read_network(args.network);
     r.cluster.link_bytes_per_s = f.link_bytes_per_s, r.cluster.link_latency_s = f.latency_s;
     r.cluster.allreduce_bytes_per_s = f.allreduce_bytes_per_s;
+    r.cluster.group_allreduce = f.group_allreduce;
   }
   if (args.simulate) {
     const DatasetOptions& d = args.data.load;

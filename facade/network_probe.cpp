@@ -3,7 +3,9 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "number_file.h"
@@ -17,6 +19,11 @@ namespace {
 constexpr std::size_t kStreamBytes = 16 << 20;
 constexpr std::size_t kAllReduceValues = 512 << 10;  // 4 MiB of doubles
 constexpr int kTrials = 3, kPings = 100;
+constexpr int kLargestGroup = 256;  // group all-reduce rates a network file may hold
+
+std::string group_name(int ranks) {
+  return "allreduce_bytes_per_s_group_" + std::to_string(ranks);
+}
 
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -76,6 +83,19 @@ double allreduce_rate(Communicator& comm) {
   return 2 * (p - 1) / p * static_cast<double>(kAllReduceValues) * sizeof(double) / seconds;
 }
 
+// Groups of `ranks` consecutive ranks all-reducing at once (each with its own sum), timed
+// as one: a hybrid layout's stages sum their gradients so.
+double group_allreduce_rate(Communicator& comm, int ranks) {
+  const std::unique_ptr<Communicator> group = comm.split(comm.rank() / ranks, comm.rank());
+  std::vector<double> values(kAllReduceValues, 1.0);
+  const double seconds = best_collective_seconds(comm, [&] {
+    group->all_reduce_sum(std::as_writable_bytes(std::span(values)), DType::kFloat64,
+                          CommCategory::kControl);
+  });
+  const double g = ranks;
+  return 2 * (g - 1) / g * static_cast<double>(kAllReduceValues) * sizeof(double) / seconds;
+}
+
 }  // namespace
 
 NetworkFacts probe_network(Workers& workers) {
@@ -87,6 +107,8 @@ NetworkFacts probe_network(Workers& workers) {
   f.latency_s = latency(comm);
   f.allreduce_bytes_per_s = allreduce_rate(comm);
   f.ranks = comm.size();
+  for (int g = 2; g < f.ranks && g <= kLargestGroup; ++g)
+    if (f.ranks % g == 0) f.group_allreduce.push_back({g, group_allreduce_rate(comm, g)});
   return f;
 }
 
@@ -96,15 +118,21 @@ void write_network(const std::string& path, const NetworkFacts& f) {
   out << "# strata plan --probe-network: " << f.ranks << " ranks\n"
       << "link_bytes_per_s " << f.link_bytes_per_s << "\nlatency_s " << f.latency_s
       << "\nallreduce_bytes_per_s " << f.allreduce_bytes_per_s << "\n";
+  for (const GroupRate& g : f.group_allreduce)
+    out << group_name(g.ranks) << " " << g.bytes_per_s << "\n";
   STRATA_REQUIRE(out.good(), "--probe-network ", path, ": cannot be written");
 }
 
 NetworkFacts read_network(const std::string& path) {
-  const auto n = read_numbers(path, "--network",
-                              {"link_bytes_per_s", "latency_s", "allreduce_bytes_per_s"}, true);
+  std::vector<std::string> groups;
+  for (int g = 2; g <= kLargestGroup; ++g) groups.push_back(group_name(g));
+  const auto n = read_numbers(
+      path, "--network", {"link_bytes_per_s", "latency_s", "allreduce_bytes_per_s"}, true, groups);
   NetworkFacts f;
   f.link_bytes_per_s = n.at("link_bytes_per_s"), f.latency_s = n.at("latency_s");
   f.allreduce_bytes_per_s = n.at("allreduce_bytes_per_s");
+  for (int g = 2; g <= kLargestGroup; ++g)
+    if (n.count(group_name(g))) f.group_allreduce.push_back({g, n.at(group_name(g))});
   return f;
 }
 

@@ -19,7 +19,8 @@ std::string listed(const std::vector<std::string>& names) {
 }  // namespace
 
 std::map<std::string, double> read_numbers(const std::string& path, const char* flag,
-                                           const std::vector<std::string>& names, bool positive) {
+                                           const std::vector<std::string>& names, bool positive,
+                                           const std::vector<std::string>& optional) {
   std::ifstream in(path);
   STRATA_REQUIRE(in.good(), flag, " ", path, ": cannot be read");
   std::map<std::string, double> numbers;
@@ -31,10 +32,12 @@ std::map<std::string, double> read_numbers(const std::string& path, const char* 
     if (!(fields >> key) || key[0] == '#') continue;
     const bool parsed = static_cast<bool>(fields >> value) && std::isfinite(value) &&
                         (positive ? value > 0 : value >= 0);
-    const bool known = std::find(names.begin(), names.end(), key) != names.end();
+    const bool known = std::find(names.begin(), names.end(), key) != names.end() ||
+                       std::find(optional.begin(), optional.end(), key) != optional.end();
     STRATA_REQUIRE(known && parsed, flag, " ", path, " line ", number, ": expected a name (",
-                   listed(names), ") and a number ", positive ? "> 0" : ">= 0", ", got '", line,
-                   "'");
+                   listed(names), optional.empty() ? "" : "; or " + optional.front() + " to ",
+                   optional.empty() ? "" : optional.back(), ") and a number ",
+                   positive ? "> 0" : ">= 0", ", got '", line, "'");
     numbers[key] = value;
   }
   for (const auto& name : names)

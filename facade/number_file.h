@@ -8,9 +8,11 @@
 namespace strata {
 
 // Every NAME of `names` once per "NAME NUMBER" line ('#' lines and blank lines skipped),
-// each NUMBER finite and >= 0 (> 0 where `positive`). An input error naming `flag`, the
-// file and the line for anything else, and for a name missing.
+// and those of `optional` that are there, each NUMBER finite and >= 0 (> 0 where
+// `positive`). An input error naming `flag`, the file and the line for anything else, and
+// for a name of `names` missing.
 std::map<std::string, double> read_numbers(const std::string& path, const char* flag,
-                                           const std::vector<std::string>& names, bool positive);
+                                           const std::vector<std::string>& names, bool positive,
+                                           const std::vector<std::string>& optional = {});
 
 }  // namespace strata

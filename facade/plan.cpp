@@ -154,8 +154,11 @@ class Planner {
   }
   Link link() const {
     const ClusterSpec& c = r_.cluster;
-    return {c.link_bytes_per_s, c.link_latency_s, c.host_link_bytes_per_s, c.ranks_per_host,
-            c.allreduce_bytes_per_s};
+    Link link{c.link_bytes_per_s, c.link_latency_s,        c.host_link_bytes_per_s,
+              c.ranks_per_host,   c.allreduce_bytes_per_s, {}};
+    for (const GroupRate& g : c.group_allreduce)
+      link.group_allreduce.emplace_back(g.ranks, g.bytes_per_s);
+    return link;
   }
   CoreSharing sharing() const {
     return {r_.cluster.shared_cores, r_.cluster.threads, r_.cluster.ranks};

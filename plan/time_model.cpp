@@ -16,11 +16,19 @@ class EpochModel {
              const Link& link, CoreSharing sharing)
       : m_(m), s_(s), t_(t), r_(r), link_(link), sharing_(sharing) {}
 
-  // This model while `ranks` ranks compute at once.
-  EpochModel busy(int ranks) const {
+  // This model while `ranks` ranks compute at once, `others` more ranks of other stages
+  // beside them using `share` of their time the CPU.
+  EpochModel busy(int ranks, int others = 0, double share = 1.0) const {
     EpochModel e = *this;
-    e.slowdown_ = sharing_.slowdown(ranks);
+    e.slowdown_ = sharing_.slowdown(ranks, others, share);
     return e;
+  }
+
+  // The CPU seconds of stage_run, without the time its halo rows travel.
+  double stage_cpu(int stage, Pass pass, double share) const {
+    EpochModel e = *this;
+    e.cpu_only_ = true;
+    return e.stage_run(stage, pass, share);
   }
 
   // One stage's layers over a share of every part's rows (1 / chunks, or all of them),
@@ -69,10 +77,11 @@ class EpochModel {
     const double g = static_cast<double>(t_.parts.size());
     const double across = g > link_.ranks_per_host ? 1.0 : 0.0;
     const double sent = g > 1 ? 2 * (g - 1) / g * values * t_.wire.gradient_bytes : 0;
-    const bool measured = across > 0 && link_.allreduce_bytes_per_s > 0;
+    const double rate = link_.allreduce_rate(static_cast<int>(g));
+    const bool measured = across > 0 && rate > 0;
     const double ring = g <= 1 ? 0
                         : measured
-                            ? sent / link_.allreduce_bytes_per_s
+                            ? sent / rate
                             : link_.seconds(sent, across) + (2 * (g - 1) - 1) * link_.latency_s;
     return ring + seconds(optimizer_work(values)) + slowdown_ * 2 * sent * r_.wire_byte_s;
   }
@@ -123,7 +132,7 @@ class EpochModel {
   // A halo exchange of layer l's rows: the host's link carries what it sends and what it
   // receives at once, each direction at the link's rate.
   double halo_time(int l, Pass pass, const PartLoad& part, double share) const {
-    if (!exchanges(l, pass)) return 0;
+    if (!exchanges(l, pass) || cpu_only_) return 0;
     const double rows = std::max(part.sent, part.halo) * share;
     // A stage's G parts are consecutive ranks: the peers on the host take the host link.
     const double g = static_cast<double>(t_.parts.size());
@@ -137,7 +146,7 @@ class EpochModel {
   double layer_time(int l, Pass pass, const PartLoad& part, double share) const {
     const double c = seconds(work(l, pass, part.work.scaled(share)));
     const double x = halo_time(l, pass, part, share), cpu = halo_cpu(l, pass, part, share);
-    if (!t_.overlap || t_.chunks > 1) return c + cpu + x;
+    if (!t_.overlap || share < 1) return c + cpu + x;
     return std::max(c * part.interior, x) + c * (1 - part.interior) + cpu;
   }
 
@@ -148,6 +157,7 @@ class EpochModel {
   const Link& link_;
   CoreSharing sharing_;
   double slowdown_ = 1.0;
+  bool cpu_only_ = false;
 };
 
 // One pass's seconds per stage (per chunk where chunked) and per hand-over between stages
@@ -156,13 +166,33 @@ struct PassCosts {
   std::vector<double> run, hand_over;
 };
 
-PassCosts pass_costs(const EpochModel& all, const TimedLayout& t, Pass pass, int chunks,
-                     int busy_stages) {
-  const EpochModel e = all.busy(busy_stages * static_cast<int>(t.parts.size()));
+PassCosts pass_costs_at(const EpochModel& e, const TimedLayout& t, Pass pass, int chunks) {
   PassCosts c;
   for (int s = 0; s < t.stages(); ++s) {
     c.run.push_back(e.stage_run(s, pass, 1.0 / chunks));
     if (s + 1 < t.stages()) c.hand_over.push_back(e.stage_transfer(s, pass, 1.0 / chunks));
+  }
+  return c;
+}
+
+// A stage's parts compute in step (they wait for each other's halo rows); the other busy
+// stages' ranks use the CPU for the share of the pipeline's cycle they are not waiting
+// on the network, found by iterating from "always".
+PassCosts pass_costs(const EpochModel& all, const TimedLayout& t, Pass pass, int chunks,
+                     int busy_stages) {
+  const int g = static_cast<int>(t.parts.size()), others = (busy_stages - 1) * g;
+  const auto longest = [](const std::vector<double>& v) {
+    return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+  };
+  double share = 1.0;
+  PassCosts c = pass_costs_at(all.busy(g, others, share), t, pass, chunks);
+  for (int i = 0; i < 4 && others > 0; ++i) {
+    const EpochModel e = all.busy(g, others, share);
+    double cpu = 0;
+    for (int s = 0; s < t.stages(); ++s) cpu += e.stage_cpu(s, pass, 1.0 / chunks);
+    const double cycle = std::max(longest(c.run), longest(c.hand_over));
+    share = std::min(1.0, cpu / t.stages() / cycle);
+    c = pass_costs_at(all.busy(g, others, share), t, pass, chunks);
   }
   return c;
 }
@@ -250,10 +280,17 @@ double busiest_rank(const EpochModel& all, const TimedLayout& t) {
 
 }  // namespace
 
-double CoreSharing::slowdown(int busy_ranks) const {
+double CoreSharing::slowdown(int busy_ranks, int others, double share) const {
   if (cores <= 0) return 1.0;
-  const double waiting = std::max(0, ranks - busy_ranks) * kWaitingShare;
-  return std::max(1.0, (busy_ranks + waiting) * threads / cores);
+  const double waiting = std::max(0, ranks - busy_ranks - others) * kWaitingShare;
+  const double busy = busy_ranks + others * std::max(share, kWaitingShare);
+  return std::max(1.0, (busy + waiting) * threads / cores);
+}
+
+double Link::allreduce_rate(int ranks) const {
+  for (const auto& [group, rate] : group_allreduce)
+    if (group == ranks) return rate;
+  return allreduce_bytes_per_s;
 }
 
 double Link::seconds(double bytes, double across) const {

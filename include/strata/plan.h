@@ -13,12 +13,21 @@
 
 namespace strata {
 
+/// An all-reduce rate of groups of `ranks` ranks (bytes per second per rank, as a ring).
+struct GroupRate {
+  int ranks = 0;
+  double bytes_per_s = 0;
+};
+
 /// The network between a job's hosts as measured by `probe_network` on it.
 struct NetworkFacts {
   double link_bytes_per_s = 0;       ///< each rank to the next while receiving from the last
   double latency_s = 0;              ///< half of a small message's round trip
   double allreduce_bytes_per_s = 0;  ///< a ring's 2 (P - 1) / P n bytes per rank over the time
   int ranks = 0;                     ///< of the probe
+  /// The same rate while groups of `ranks` consecutive ranks all-reduce at once, as a
+  /// hybrid layout's stages do, for each group size that divides the probe's ranks.
+  std::vector<GroupRate> group_allreduce{};
 };
 
 /// Where the ranks run and how they are linked.
@@ -30,8 +39,9 @@ struct ClusterSpec {
   double host_link_bytes_per_s = 0;  ///< between ranks of a host (0: as the network)
   /// What an all-reduce between hosts reaches per rank (0: the link's rate, as a ring).
   double allreduce_bytes_per_s = 0;
-  std::string device = "cpu";  ///< cpu | cuda
-  int threads = 1;             ///< per rank (cpu)
+  std::vector<GroupRate> group_allreduce{};  ///< by group size, where measured
+  std::string device = "cpu";                ///< cpu | cuda
+  int threads = 1;                           ///< per rank (cpu)
   /// > 0: every rank runs on one machine of this many cores (an emulated cluster), so
   /// ranks x threads beyond it share them.
   int shared_cores = 0;

@@ -114,6 +114,18 @@ TEST_CASE("a slower link never shortens an epoch, and the overlap hides only wha
   }
 }
 
+TEST_CASE("a chunked layout overlaps the halo in its passes over every row, not in chunks") {
+  // Exact backward and evaluation run every row of a stage at once, as graph mode does.
+  const ModelConfig c = config(ModelKind::kGcnii, 8);
+  const std::vector<PartLoad> two{part(2000, 0.6, 500, 500), part(2000, 0.6, 500, 500)};
+  for (bool drop : {false, true}) {
+    TimedLayout with = layout(8, 2, two, 4, drop), without = with;
+    without.overlap = false;
+    CAPTURE(drop);
+    CHECK(epoch(c, with, 1e8) < epoch(c, without, 1e8));
+  }
+}
+
 TEST_CASE("chunks fill the pipeline: more chunks with drop approach the busiest stage") {
   const ModelConfig c = config(ModelKind::kGcnii, 8);
   const std::vector<PartLoad> whole{part(4000, 1, 0, 0)};
@@ -137,11 +149,32 @@ TEST_CASE("ranks sharing cores compute slower only while more of them work than 
   CHECK(CoreSharing{4, 2, 4}.slowdown(4) == 2.0);
   // Two of four ranks compute on two cores, the other two wait polling.
   CHECK(CoreSharing{2, 1, 4}.slowdown(2) == Approx(1 + CoreSharing::kWaitingShare));
+  // The other two are a busy stage that computes half of the time.
+  CHECK(CoreSharing{2, 1, 4}.slowdown(2, 2, 0.5) == Approx(1.5));
+  CHECK(CoreSharing{2, 1, 4}.slowdown(2, 2, 0.0) == CoreSharing{2, 1, 4}.slowdown(2));
   const ModelConfig c = config(ModelKind::kGcnii, 8);
   const TimedLayout graph =
       layout(8, 1, {part(2000, 0.6, 500, 500), part(2000, 0.6, 500, 500)}, 1, false);
   CHECK(epoch(c, graph, 1e12, {1, 1, 2}) ==
         Approx(2 * epoch(c, graph, 1e12, {2, 1, 2})).epsilon(0.02));
+}
+
+TEST_CASE("stages waiting on the network leave the shared cores to the others") {
+  // 2 x 2 hybrid, eight chunks, four ranks on two cores: compute-bound, the two stages
+  // computing at once run at half speed; while halo rows travel, less than that.
+  const ModelConfig c = config(ModelKind::kGcnii, 8);
+  const std::vector<PartLoad> two{part(2000, 0.6, 500, 500), part(2000, 0.6, 500, 500)};
+  const TimedLayout t = layout(8, 2, two, 8, true);
+  const CoreSharing shared{2, 1, 4};
+  const auto extra = [&](double rate) { return epoch(c, t, rate, shared) - epoch(c, t, rate); };
+  const double busiest =
+      predict_epoch_time(c, shape_of(c, 4000, 40000), t, rates(), {1e12, 20e-6}).compute;
+  // 16 floats per halo row, 500 rows each way, about as long as the compute (3 passes x 8
+  // layers of exchanges).
+  const double slow = 500.0 * 16 * 4 * 3 * 8 / busiest;
+  CAPTURE(busiest, slow, extra(1e12), extra(slow));
+  CHECK(extra(1e12) > 0.5 * busiest);
+  CHECK(extra(slow) < 0.85 * extra(1e12));
 }
 
 TEST_CASE("part loads and stale reads of a path split in two") {
@@ -181,4 +214,21 @@ TEST_CASE("a measured all-reduce rate prices the weight sums across hosts, not w
   CHECK(measured - at_link_rate == Approx(bytes / 0.25e9 - bytes / 1e9).epsilon(0.1));
   link.ranks_per_host = 2;  // both ranks on one host: the host link, not the measured rate
   CHECK(predict_epoch_time(c, s, graph, rates(), link).epoch < measured);
+}
+
+TEST_CASE("a hybrid's stages sum their weights at their groups' measured rate") {
+  const ModelConfig c = config(ModelKind::kGcn, 2, 512, 64);
+  const ModelShape s = shape_of(c, 4000, 40000);
+  const std::vector<PartLoad> two{part(2000, 0.6, 500, 500), part(2000, 0.6, 500, 500)};
+  const TimedLayout hybrid = layout(2, 2, two, 1, false);
+  Link link{1e9, 1e-5};
+  link.allreduce_bytes_per_s = 0.25e9;  // four ranks at once
+  const double whole = predict_epoch_time(c, s, hybrid, rates(), link).epoch;
+  link.group_allreduce = {{4, 0.1e9}, {2, 0.5e9}};
+  CHECK(link.allreduce_rate(2) == 0.5e9);
+  CHECK(link.allreduce_rate(3) == 0.25e9);
+  const double grouped = predict_epoch_time(c, s, hybrid, rates(), link).epoch;
+  // Stage 0 holds the 512 x 64 weight and its bias: they dominate the update.
+  const double bytes = (512.0 * 64 + 64) * 8;
+  CHECK(whole - grouped == Approx(bytes / 0.25e9 - bytes / 0.5e9).epsilon(0.1));
 }

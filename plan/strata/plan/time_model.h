@@ -5,6 +5,7 @@
 // stages, the exact backward running stage after stage, the evaluation pass, the update.
 #pragma once
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "strata/plan/comm_model.h"
@@ -31,6 +32,11 @@ struct Link {
   int ranks_per_host = 1;       // consecutive ranks share a host
   // What a ring all-reduce across hosts reaches per rank, measured (0: bytes_per_s).
   double allreduce_bytes_per_s = 0;
+  // The same while groups of `first` consecutive ranks each all-reduce at once, where
+  // measured.
+  std::vector<std::pair<int, double>> group_allreduce{};
+  // The rate of groups of `ranks` (0: not measured).
+  double allreduce_rate(int ranks) const;
   // Seconds to move `bytes` of which the fraction `across` leaves the host (both parts at
   // once, each on its own link).
   double seconds(double bytes, double across) const;
@@ -60,15 +66,17 @@ struct EpochTime {
 };
 
 // Ranks that share one machine's cores (an emulated cluster): while B of its R ranks
-// compute, each runs max(1, (B + w (R - B)) x threads / cores) times slower than the
-// rates say, where w is the share of a core a rank waiting in MPI takes (it polls). A
-// pipeline keeps min(stages, chunks) stages busy, the stage-by-stage passes one.
-// cores 0: every rank has its own.
+// compute in step and O more use the share u of their time, each runs
+// max(1, (B + O max(u, w) + w (R - B - O)) x threads / cores) times slower than the rates
+// say, where w is the share of a core a rank waiting in MPI takes (it polls). A pipeline
+// keeps min(stages, chunks) stages busy: a stage's parts in step, the other stages for
+// the share of the cycle they are not waiting on the network; the stage-by-stage passes
+// keep one busy. cores 0: every rank has its own.
 struct CoreSharing {
   int cores = 0, threads = 1, ranks = 1;
   // Fitted on this machine: 2 x 2 hybrid against graph mode, 4 ranks on 2 cores, no network.
   static constexpr double kWaitingShare = 0.2;
-  double slowdown(int busy_ranks) const;
+  double slowdown(int busy_ranks, int others = 0, double share = 1.0) const;
 };
 
 EpochTime predict_epoch_time(const ModelConfig& model, const ModelShape& shape,
