@@ -110,6 +110,9 @@ CLI::App* add_plan_command(CLI::App& app, PlanArgs& a) {
   cmd->add_option("--allow", r.allow,
                   "what the chosen layout may trade: stale, drop, lossy (or none)")
       ->delimiter(',');
+  cmd->add_option("--tie-margin", r.tie_margin,
+                  "layouts predicted within this fraction of the fastest count as tied: the "
+                  "one with the least staleness is chosen (0: always the fastest)");
   cmd->add_option("--ranks-per-host", c.ranks_per_host, "ranks (GPUs) per host");
   cmd->add_option("--gpus-per-host", c.ranks_per_host, "as --ranks-per-host");
   cmd->add_option("--link", a.link, "each host's network link, e.g. 10Gbit, 25GB/s");

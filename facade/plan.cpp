@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <tuple>
 
 #include "calibration.h"
 #include "conversions.h"
@@ -32,6 +33,8 @@ void validate(const PlanRequest& r) {
   STRATA_REQUIRE(r.stages <= c.ranks && (r.stages <= 0 || c.ranks % r.stages == 0), "--stages ",
                  r.stages, " does not divide --ranks ", c.ranks);
   STRATA_REQUIRE(c.ranks_per_host >= 1, "--ranks-per-host must be at least 1");
+  STRATA_REQUIRE(r.tie_margin >= 0 && r.tie_margin < 1, "--tie-margin must be in [0, 1), got ",
+                 r.tie_margin);
   STRATA_REQUIRE(c.link_bytes_per_s > 0 && c.link_latency_s >= 0 && c.host_link_bytes_per_s >= 0,
                  "--link must be a positive rate and --latency not negative");
   STRATA_REQUIRE(c.threads >= 1 && c.shared_cores >= 0, "--threads must be at least 1 and ",
@@ -181,6 +184,28 @@ class Planner {
   ModelShape shape_;
 };
 
+// How much a layout's staleness risks its accuracy, for ranking layouts the model predicts
+// alike: stale reads and dropped gradients (compressed rows are not counted: their cost in
+// accuracy measured within the seeds' noise, README "Compressed rows").
+std::tuple<int, double> risk_order(const PlanLayout& l) {
+  return {(l.stale_reads > 0) + (l.stale_grad == "drop"), l.stale_reads};
+}
+
+// Of the allowed layouts that fit and are predicted within the tie margin of `fastest`, the
+// one with the fewest risks (the fastest of those).
+int least_risky_tied(const PlanReport& report, int fastest, double margin) {
+  int best = fastest;
+  const double limit = report.layouts[static_cast<std::size_t>(fastest)].epoch_s * (1 + margin);
+  for (std::size_t i = 0; i < report.layouts.size(); ++i) {
+    const PlanLayout& l = report.layouts[i];
+    if (l.epoch_s > limit) break;  // sorted by time
+    if (l.fits && l.allowed &&
+        risk_order(l) < risk_order(report.layouts[static_cast<std::size_t>(best)]))
+      best = static_cast<int>(i);
+  }
+  return best;
+}
+
 void choose(PlanReport& report, const PlanRequest& r) {
   STRATA_REQUIRE(!report.layouts.empty(), "no layout of ", r.cluster.ranks, " ranks to rank");
   std::stable_sort(report.layouts.begin(), report.layouts.end(),
@@ -202,6 +227,7 @@ void choose(PlanReport& report, const PlanRequest& r) {
                  megabytes(smallest->memory_per_rank), " per rank");
   STRATA_REQUIRE(report.best >= 0, "no layout that fits is allowed by --allow (",
                  r.allow.empty() ? "none" : r.allow.front(), "...): allow stale, drop or lossy");
+  report.best = least_risky_tied(report, report.best, r.tie_margin);
 }
 
 }  // namespace

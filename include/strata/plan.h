@@ -91,6 +91,10 @@ struct PlanRequest {
   /// What the chosen layout may trade for time: "stale" (chunked pipelines read history),
   /// "drop" (--stale-grad drop), "lossy" (compressed rows). Ranked either way.
   std::vector<std::string> allow{"stale", "lossy"};
+  /// Allowed layouts predicted within this fraction of the fastest one count as tied with
+  /// it: of those the one with the least staleness (no stale reads or dropped gradients,
+  /// else the fewest stale reads) is chosen, since the model cannot tell them apart.
+  double tie_margin = 0.05;
   std::int64_t memory_per_rank = 0;  ///< bytes; 0: no limit
   std::string calibration;           ///< rates file: read if it exists, else measured into it
   /// The file is a cache: one that cannot be read (older, other keys) is measured again.

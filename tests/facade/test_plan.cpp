@@ -37,6 +37,7 @@ std::string input_error(const strata::PlanRequest& r) {
 
 TEST_CASE("plan: every layout ranked fastest first, the best allowed and fitting") {
   strata::PlanRequest r = request(4, 8);
+  r.tie_margin = 0;  // the fastest allowed layout, whatever its staleness
   const strata::PlanReport p = strata::plan_layouts("synthetic", small(), r);
   // graph; pipeline 4 x 1 and hybrid 2 x 2: 4 chunk counts, exact or drop beyond one chunk
   // (7 each), all in 3 row formats.
@@ -56,6 +57,38 @@ TEST_CASE("plan: every layout ranked fastest first, the best allowed and fitting
     CHECK(l.command.find("--mode " + l.mode) != std::string::npos);
   }
   CHECK(p.rates.source == "measured");
+}
+
+TEST_CASE("plan: of the layouts tied with the fastest, the least stale is chosen") {
+  // At 1 Mbit/s chunked pipelines are fastest, the one-chunk (exact) ones not far behind.
+  strata::PlanRequest r = request(2, 8);
+  r.cluster.link_bytes_per_s = 1.25e5;
+  r.tie_margin = 0;
+  const strata::PlanReport fastest = strata::plan_layouts("synthetic", small(), r);
+  const double limit = fastest.layouts[static_cast<std::size_t>(fastest.best)].epoch_s * 1.9;
+  r.tie_margin = 0.9;
+  const strata::PlanReport p = strata::plan_layouts("synthetic", small(), r);
+  const auto stale = [](const strata::PlanLayout& l) {
+    return std::make_pair((l.stale_reads > 0) + (l.stale_grad == "drop"), l.stale_reads);
+  };
+  const strata::PlanLayout& chosen = p.layouts[static_cast<std::size_t>(p.best)];
+  CHECK(chosen.allowed);
+  CHECK(chosen.epoch_s <= limit);
+  int tied = 0;
+  for (int i = 0; i < static_cast<int>(p.layouts.size()); ++i) {
+    const strata::PlanLayout& l = p.layouts[static_cast<std::size_t>(i)];
+    if (!l.allowed || !l.fits || l.epoch_s > limit) continue;
+    ++tied;
+    CHECK(stale(chosen) <= stale(l));
+    if (i < p.best) CHECK(stale(chosen) < stale(l));  // the fastest of the least stale
+  }
+  CHECK(tied > 1);
+  // The fastest is stale; a one-chunk layout is tied with it and chosen.
+  CHECK(fastest.layouts[static_cast<std::size_t>(fastest.best)].stale_reads > 0);
+  CHECK(chosen.stale_reads == 0);
+  CHECK(r.tie_margin == 0.9);
+  r.tie_margin = 1.5;
+  CHECK(input_error(r).find("--tie-margin") != std::string::npos);
 }
 
 TEST_CASE("plan: --allow none keeps the exact layouts; a slower link moves the choice") {
