@@ -53,6 +53,12 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
       ->check(CLI::Range(1, 4096))
       ->default_str("auto");
   cmd->add_option("--metrics", a.metrics_path, "write JSON Lines metrics to FILE");
+  cmd->add_flag("--profile", a.config.profile.enabled,
+                "time every operation against its floor on this machine's roofline (printed "
+                "at the end and in the metrics file; each operation waits for the last)");
+  cmd->add_option("--roofline", a.config.profile.roofline,
+                  "with --profile: read the roofline's rates from FILE, or measure and write "
+                  "them there");
   cmd->add_option("--load-weights", a.load_weights, "start from the weights in FILE");
   cmd->add_option("--save-weights", a.save_weights, "write the trained weights to FILE");
   auto& c = a.config.checkpoint;

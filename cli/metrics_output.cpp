@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "profile_output.h"
 
 namespace strata::cli {
 namespace {
@@ -78,8 +79,10 @@ void MetricsOutput::finish(const TrainingResult& r) {
   if (!r.peak_resident_bytes.empty()) j["peak_resident_bytes"] = r.peak_resident_bytes;
   if (!r.estimated_bytes.empty()) j["estimated_bytes"] = r.estimated_bytes;
   if (!r.device_bytes.empty()) j["device_bytes"] = r.device_bytes;
+  if (r.profile.epochs > 0) write(profile_json(r.profile).dump());
   write(j.dump());
   if (!print_) return;
+  print_profile(r.profile);
   if (r.epochs.empty()) {
     const EpochRecord& e = r.final_eval;
     std::printf("evaluation (no training): train %.4f  val %.4f  test %.4f\n", e.train_acc,

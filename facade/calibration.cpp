@@ -1,12 +1,12 @@
 #include "calibration.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "best_seconds.h"
 #include "number_file.h"
 #include "strata/core/error.h"
 #include "strata/kernels/backend.h"
@@ -31,19 +31,6 @@ constexpr RateKey kRateKeys[] = {{"sparse_s", &KernelRateSet::sparse_s},
                                  {"pack_bf16_s", &KernelRateSet::pack_bf16_s},
                                  {"pack_int8_s", &KernelRateSet::pack_int8_s},
                                  {"wire_byte_s", &KernelRateSet::wire_byte_s}};
-
-template <typename F>
-double best_seconds(F&& run) {
-  run();  // warm caches and pages
-  double best = 1e30;
-  for (int i = 0; i < 5; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    best = std::min(
-        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
-}
 
 Matrix filled(std::int64_t rows, std::int64_t cols) {
   Matrix m(rows, cols);

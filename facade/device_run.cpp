@@ -8,6 +8,8 @@
 #include <string>
 
 #include "conversions.h"
+#include "epoch_profiler.h"
+#include "roofline.h"
 #include "strata/comm/device_staging_communicator.h"
 #include "strata/comm/nccl_communicator.h"
 #include "strata/core/device.h"
@@ -64,9 +66,9 @@ void check_one_rank_per_gpu(Communicator& comm, int device) {
 }
 
 // The trainer of the config's mode on a device.
-TrainResult train_mode(Communicator& comm, const Config& config, const Trainer::State& state,
-                       const TrainConfig& train, const Device& device,
-                       const EpochCallback& on_epoch) {
+TrainResult run_mode(Communicator& comm, const Config& config, const Trainer::State& state,
+                     const TrainConfig& train, const Device& device,
+                     const EpochCallback& on_epoch) {
   const PipelineOptions options = to_pipeline_options(config.pipeline);
   switch (config.mode) {
     case Mode::kLocal:
@@ -84,10 +86,23 @@ TrainResult train_mode(Communicator& comm, const Config& config, const Trainer::
   return {};
 }
 
+// run_mode, with every operation timed into `profile` where one is asked for.
+TrainResult train_mode(Communicator& comm, const Config& config, const Trainer::State& state,
+                       const TrainConfig& train, const Device& device,
+                       const EpochCallback& on_epoch, Profile* profile) {
+  if (profile == nullptr) return run_mode(comm, config, state, train, device, on_epoch);
+  const Roofline roofline = roofline_for(device.backend, config.profile.roofline);
+  EpochProfiler profiler(device);
+  TrainResult r = run_mode(comm, config, state, train, profiler.device(), profiler.watch(on_epoch));
+  *profile = profiler.report(roofline);
+  return r;
+}
+
 // The GPU memory in use is read after every epoch (the tensors stay allocated between
 // epochs, so this is close to the peak) and once more at the end.
 TrainResult train_on_gpu(Communicator& comm, const Config& config, const Trainer::State& state,
-                         const TrainConfig& train, const EpochCallback& on_epoch) {
+                         const TrainConfig& train, const EpochCallback& on_epoch,
+                         Profile* profile) {
   const gpu::Context context(comm.rank() % gpu::device_count());
   if (config.device.comm == "nccl" && comm.size() > 1)
     check_one_rank_per_gpu(comm, context.device());
@@ -96,10 +111,11 @@ TrainResult train_on_gpu(Communicator& comm, const Config& config, const Trainer
   const Device device{*backend, device_communicators(config, context)};
   std::int64_t in_use = 0;
   const auto sample = [&] { in_use = std::max(in_use, gpu::bytes_in_use(context.device())); };
-  TrainResult r = train_mode(comm, config, state, train, device, [&](const EpochMetrics& m) {
+  const auto sampled = [&](const EpochMetrics& m) {
     sample();
     if (on_epoch) on_epoch(m);
-  });
+  };
+  TrainResult r = train_mode(comm, config, state, train, device, sampled, profile);
   sample();
   r.device_bytes = in_use;
   return r;
@@ -108,9 +124,10 @@ TrainResult train_on_gpu(Communicator& comm, const Config& config, const Trainer
 }  // namespace
 
 TrainResult train_on_device(Communicator& comm, const Config& config, const Trainer::State& state,
-                            const TrainConfig& train, const EpochCallback& on_epoch) {
-  if (on_gpu(config)) return train_on_gpu(comm, config, state, train, on_epoch);
-  return train_mode(comm, config, state, train, cpu_device(), on_epoch);
+                            const TrainConfig& train, const EpochCallback& on_epoch,
+                            Profile* profile) {
+  if (on_gpu(config)) return train_on_gpu(comm, config, state, train, on_epoch, profile);
+  return train_mode(comm, config, state, train, cpu_device(), on_epoch, profile);
 }
 
 }  // namespace strata

@@ -119,12 +119,15 @@ TrainingResult Trainer::run(int epochs, const EpochCallback& on_epoch) {
   const auto forward = [&](const EpochMetrics& m) {
     if (on_epoch) on_epoch(record(m));
   };
-  const TrainResult r = train_on_device(comm, config_, *state_, train, forward);
+  Profile profile;
+  const TrainResult r = train_on_device(comm, config_, *state_, train, forward,
+                                        config_.profile.enabled ? &profile : nullptr);
   const std::int64_t estimate = memory_estimate(comm, config_, *state_, train);
   weights_ = named(state_->model, r.weights);
   TrainingResult out = to_result(r, timer.seconds());
   for (std::size_t e = 0; e < r.epochs.size(); ++e) out.epochs[e] = record(r.epochs[e]);
   if (!out.comm_bytes.empty()) out.comm_format = formats;
+  out.profile = std::move(profile);
   const std::array<std::int64_t, 3> mine{estimate, peak_resident_bytes(), r.device_bytes};
   std::vector<std::int64_t> all(3 * static_cast<std::size_t>(comm.size()));
   comm.all_gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)),

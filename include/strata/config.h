@@ -117,6 +117,17 @@ struct Config {
     /// Rank 0: one line per event (saved, skipped as incomplete or damaged, resumed).
     std::function<void(const std::string&)> on_event;
   } checkpoint;
+
+  /// Timing every operation of this rank's device (`strata train --profile`): its time,
+  /// memory traffic and arithmetic per epoch, against its floor on this machine
+  /// (TrainingResult::profile). Each operation waits for the one before, so a profiled
+  /// epoch runs a little slower than a plain one.
+  struct Profile {
+    bool enabled = false;
+    /// The roofline's rates: read from this file if it exists, else measured and written
+    /// to it; empty: measured (about a second).
+    std::string roofline;
+  } profile;
 };
 
 }  // namespace strata

@@ -57,6 +57,34 @@ struct StagePlan {
   std::string estimate_detail;          ///< "412.3 MB (dataset 12.0, layout 30.1, ...)"
 };
 
+/// One operation of Config::profile, per epoch of the epochs after the first.
+struct OpLine {
+  std::string op;  ///< the backend's name: spmm, gemm, weight_gradient, relu_forward, ...
+  double calls = 0, seconds = 0;
+  double bytes = 0;         ///< compulsory memory traffic: each operand read or written once
+  double gather_bytes = 0;  ///< sparse products: a dense row read per stored entry
+  double flops = 0;         ///< 2 x multiply-adds
+  /// max(bytes / stream rate, gather_bytes / gather rate, flops / GEMM rate); 0 where
+  /// the roofline is unknown.
+  double floor_s = 0;
+};
+
+/// Config::profile on one rank: where its epochs go and how far each operation is from
+/// what the machine allows.
+struct Profile {
+  std::vector<OpLine> ops;  ///< slowest first
+  double epochs = 0;        ///< the epochs averaged (all but the first, or the only one)
+  double epoch_s = 0;       ///< wall time per epoch: training step and evaluation pass
+  double comm_wait_s = 0;   ///< waiting in communication (EpochRecord::comm_s)
+  double other_s = 0;       ///< the rest: the engine's own work between operations
+  double floor_s = 0;       ///< the operations' floors summed: the epoch's floor
+  /// The roofline: STREAM triad bytes per second, rows of 64 floats gathered at random
+  /// from a 32 MiB matrix, a 64-wide product through the backend's GEMM; and where these
+  /// came from ("measured", a file, or "none": no floors).
+  double stream_bytes_per_s = 0, gather_bytes_per_s = 0, gemm_flops_per_s = 0;
+  std::string roofline_source;
+};
+
 struct TrainingResult {
   std::vector<EpochRecord> epochs;
   /// The final weights' accuracies: the last epoch's record, or with zero epochs one
@@ -76,6 +104,7 @@ struct TrainingResult {
   /// Per rank, with Config::Device::kind "cuda": the most GPU memory in use after any
   /// epoch (cudaMemGetInfo: every process's on that GPU, the CUDA runtime's included).
   std::vector<std::int64_t> device_bytes;
+  Profile profile;  ///< Config::profile: this rank's (empty ops otherwise)
 };
 
 /// One parameter tensor, row-major. Names follow the model: gcn "conv1.weight"

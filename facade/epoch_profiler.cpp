@@ -1,0 +1,69 @@
+#include "epoch_profiler.h"
+
+#include <algorithm>
+
+namespace strata {
+namespace {
+
+double floor_seconds(const kernels::OpCost& c, const Roofline& r) {
+  if (r.stream_bytes_per_s <= 0) return 0;
+  return std::max({c.bytes / r.stream_bytes_per_s, c.gather_bytes / r.gather_bytes_per_s,
+                   c.flops / r.gemm_flops_per_s});
+}
+
+}  // namespace
+
+EpochProfiler::EpochProfiler(const Device& device)
+    : backend_(kernels::make_profiling_backend(device.backend, live_)),
+      device_{*backend_, device.to_data} {}
+
+EpochCallback EpochProfiler::watch(const EpochCallback& next) {
+  return [this, next](const EpochMetrics& m) {
+    epoch_done(m);
+    if (next) next(m);
+  };
+}
+
+void EpochProfiler::epoch_done(const EpochMetrics& m) {
+  last_end_s_ = timer_.seconds();
+  comm_wait_s_ += m.comm_s;
+  if (++epochs_ > 1) return;
+  first_ = live_, first_end_s_ = last_end_s_, first_comm_wait_s_ = comm_wait_s_;
+}
+
+Profile EpochProfiler::report(const Roofline& roofline) const {
+  // With one epoch, that epoch, from the start; with more, those after the first.
+  const bool steady = epochs_ > 1;
+  Profile p;
+  p.epochs = steady ? epochs_ - 1 : epochs_;
+  if (p.epochs == 0) return p;
+  p.epoch_s = (last_end_s_ - (steady ? first_end_s_ : 0)) / p.epochs;
+  p.comm_wait_s = (comm_wait_s_ - (steady ? first_comm_wait_s_ : 0)) / p.epochs;
+  double in_ops = 0;
+  for (const auto& [name, op] : live_) {
+    kernels::OpRecord r = op;
+    if (steady && first_.count(name)) {
+      const kernels::OpRecord& f = first_.at(name);
+      r.calls -= f.calls, r.seconds -= f.seconds;
+      r.cost.bytes -= f.cost.bytes, r.cost.gather_bytes -= f.cost.gather_bytes;
+      r.cost.flops -= f.cost.flops;
+    }
+    if (r.calls == 0) continue;
+    const double e = p.epochs;
+    const kernels::OpCost per{r.cost.bytes / e, r.cost.gather_bytes / e, r.cost.flops / e};
+    p.ops.push_back({name, static_cast<double>(r.calls) / e, r.seconds / e, per.bytes,
+                     per.gather_bytes, per.flops, floor_seconds(per, roofline)});
+    in_ops += r.seconds / e;
+    p.floor_s += p.ops.back().floor_s;
+  }
+  std::sort(p.ops.begin(), p.ops.end(),
+            [](const OpLine& a, const OpLine& b) { return a.seconds > b.seconds; });
+  p.other_s = std::max(0.0, p.epoch_s - in_ops - p.comm_wait_s);
+  p.stream_bytes_per_s = roofline.stream_bytes_per_s;
+  p.gather_bytes_per_s = roofline.gather_bytes_per_s;
+  p.gemm_flops_per_s = roofline.gemm_flops_per_s;
+  p.roofline_source = roofline.source;
+  return p;
+}
+
+}  // namespace strata

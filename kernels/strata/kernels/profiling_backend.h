@@ -1,0 +1,39 @@
+// `strata train --profile`: a Backend that runs another's operations, waits for each, and
+// adds its time, memory traffic and arithmetic to a profile under the operation's name.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "strata/kernels/backend.h"
+
+namespace strata::kernels {
+
+// What one call must move and compute, whatever the kernel: every operand read or written
+// once (`bytes`, the compulsory traffic), the rows a sparse product reads once per stored
+// entry (`gather_bytes`: cache-resident when the dense side fits), and multiply-adds x 2.
+struct OpCost {
+  double bytes = 0, gather_bytes = 0, flops = 0;
+  OpCost& operator+=(const OpCost& o) {
+    bytes += o.bytes, gather_bytes += o.gather_bytes, flops += o.flops;
+    return *this;
+  }
+};
+
+struct OpRecord {
+  std::int64_t calls = 0;
+  double seconds = 0;
+  OpCost cost;
+};
+
+// By operation: "spmm", "gemm", "relu_forward", ... (the Backend's names; the sparse
+// feature products "features_multiply", ...).
+using OpProfile = std::map<std::string, OpRecord>;
+
+// `inner` and `profile` must outlive the backend and what it makes. Each operation waits
+// for the work queued before and by it (a CUDA backend's stream), so a profiled epoch
+// runs without the overlap of queued kernels and is a little slower than a plain one.
+std::unique_ptr<Backend> make_profiling_backend(const Backend& inner, OpProfile& profile);
+
+}  // namespace strata::kernels
