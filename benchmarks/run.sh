@@ -20,6 +20,7 @@
 #   gcnii_depth.sh        GCNII accuracy against depth on Cora
 #   determinism.sh        what changes a run's numbers (threads, ranks, modes)
 #   threads.sh            threads per rank: 4 ranks with and without OMP_NUM_THREADS
+#   profile.sh            strata train --profile: each operation against its floor, run spread
 #   epoch_time.sh         epoch times and kernels in one printout (no CSV)
 #   lines.sh              lines of code per folder
 #   pyg_compare.sh        the same models in PyTorch Geometric (its own venv; skips offline)
@@ -37,7 +38,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 steps=(kernels loading comm_sweep comm_table graph_mode end_to_end pipeline_vs_graph
   pipeline_accuracy pipeline_depth stale_grad_cost overlap cluster compression plan_check
-  plan_simulated hybrid_memory accuracy gcnii_depth determinism threads epoch_time lines
+  plan_simulated hybrid_memory accuracy gcnii_depth determinism threads profile epoch_time lines
   pyg_compare engine_compare)
 not_steps=(machine run) # sourced by the others; this script
 

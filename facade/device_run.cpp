@@ -92,9 +92,9 @@ TrainResult train_mode(Communicator& comm, const Config& config, const Trainer::
                        const EpochCallback& on_epoch, Profile* profile) {
   if (profile == nullptr) return run_mode(comm, config, state, train, device, on_epoch);
   const Roofline roofline = roofline_for(device.backend, config.profile.roofline);
-  EpochProfiler profiler(device);
+  EpochProfiler profiler(device, roofline);
   TrainResult r = run_mode(comm, config, state, train, profiler.device(), profiler.watch(on_epoch));
-  *profile = profiler.report(roofline);
+  *profile = profiler.report();
   return r;
 }
 

@@ -5,16 +5,21 @@
 namespace strata {
 namespace {
 
+// A call's working set is its compulsory traffic: it streams at the rate of a triad of
+// that size (from the caches when it fits them).
 double floor_seconds(const kernels::OpCost& c, const Roofline& r) {
-  if (r.stream_bytes_per_s <= 0) return 0;
-  return std::max({c.bytes / r.stream_bytes_per_s, c.gather_bytes / r.gather_bytes_per_s,
-                   c.flops / r.gemm_flops_per_s});
+  if (r.stream.empty()) return 0;
+  return std::max({c.bytes / stream_rate_at(r.stream, c.bytes),
+                   c.gather_bytes / r.gather_bytes_per_s, c.flops / r.gemm_flops_per_s});
 }
 
 }  // namespace
 
-EpochProfiler::EpochProfiler(const Device& device)
-    : backend_(kernels::make_profiling_backend(device.backend, live_)),
+EpochProfiler::EpochProfiler(const Device& device, Roofline roofline)
+    : roofline_(std::move(roofline)),
+      backend_(kernels::make_profiling_backend(
+          device.backend, live_,
+          [this](const kernels::OpCost& c) { return floor_seconds(c, roofline_); })),
       device_{*backend_, device.to_data} {}
 
 EpochCallback EpochProfiler::watch(const EpochCallback& next) {
@@ -31,7 +36,8 @@ void EpochProfiler::epoch_done(const EpochMetrics& m) {
   first_ = live_, first_end_s_ = last_end_s_, first_comm_wait_s_ = comm_wait_s_;
 }
 
-Profile EpochProfiler::report(const Roofline& roofline) const {
+Profile EpochProfiler::report() const {
+  const Roofline& roofline = roofline_;
   // With one epoch, that epoch, from the start; with more, those after the first.
   const bool steady = epochs_ > 1;
   Profile p;
@@ -46,20 +52,20 @@ Profile EpochProfiler::report(const Roofline& roofline) const {
       const kernels::OpRecord& f = first_.at(name);
       r.calls -= f.calls, r.seconds -= f.seconds;
       r.cost.bytes -= f.cost.bytes, r.cost.gather_bytes -= f.cost.gather_bytes;
-      r.cost.flops -= f.cost.flops;
+      r.cost.flops -= f.cost.flops, r.floor_s -= f.floor_s;
     }
     if (r.calls == 0) continue;
     const double e = p.epochs;
     const kernels::OpCost per{r.cost.bytes / e, r.cost.gather_bytes / e, r.cost.flops / e};
     p.ops.push_back({name, static_cast<double>(r.calls) / e, r.seconds / e, per.bytes,
-                     per.gather_bytes, per.flops, floor_seconds(per, roofline)});
+                     per.gather_bytes, per.flops, r.floor_s / e});
     in_ops += r.seconds / e;
     p.floor_s += p.ops.back().floor_s;
   }
   std::sort(p.ops.begin(), p.ops.end(),
             [](const OpLine& a, const OpLine& b) { return a.seconds > b.seconds; });
   p.other_s = std::max(0.0, p.epoch_s - in_ops - p.comm_wait_s);
-  p.stream_bytes_per_s = roofline.stream_bytes_per_s;
+  p.stream = roofline.stream;
   p.gather_bytes_per_s = roofline.gather_bytes_per_s;
   p.gemm_flops_per_s = roofline.gemm_flops_per_s;
   p.roofline_source = roofline.source;

@@ -12,18 +12,19 @@ namespace strata {
 
 class EpochProfiler {
  public:
-  explicit EpochProfiler(const Device& device);
+  // Floors from `roofline` (none where it has no rates).
+  EpochProfiler(const Device& device, Roofline roofline);
   // The device with its backend timed.
   const Device& device() const { return device_; }
   // `next`, after noting the epoch's end.
   EpochCallback watch(const EpochCallback& next);
-  // Per epoch, over the epochs after the first (or the only one), with floors from
-  // `roofline` (none where it has no rates).
-  Profile report(const Roofline& roofline) const;
+  // Per epoch, over the epochs after the first (or the only one).
+  Profile report() const;
 
  private:
   void epoch_done(const EpochMetrics& m);
 
+  Roofline roofline_;
   kernels::OpProfile live_, first_;
   std::unique_ptr<kernels::Backend> backend_;
   Device device_;

@@ -1,8 +1,8 @@
 #include "roofline.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <vector>
 
 #include "best_seconds.h"
@@ -13,41 +13,26 @@
 namespace strata {
 namespace {
 
-constexpr std::size_t kStreamFloats = std::size_t{1} << 25;  // 128 MiB per array
-constexpr std::int64_t kGatherRows = std::int64_t{1} << 17, kRowFloats = 64;
-constexpr std::int64_t kGatherReads = std::int64_t{1} << 20;
+constexpr double kMiB = 1 << 20;
+constexpr int kStreamMiB[] = {1, 4, 16, 64, 512};
 constexpr std::int64_t kGemmRows = 32768, kGemmWidth = 64;
 
-double stream_rate() {
-  std::vector<float> a(kStreamFloats, 1.0f), b(kStreamFloats, 2.0f), c(kStreamFloats, 3.0f);
-  const auto n = static_cast<std::int64_t>(kStreamFloats);
+// a = b + 3 c over three arrays of `bytes` / 3 together, repeated so that small sizes
+// run long enough to time.
+StreamRate triad(double bytes) {
+  const auto n = static_cast<std::int64_t>(bytes / 3 / sizeof(float));
+  std::vector<float> a(static_cast<std::size_t>(n), 1.0f), b(a.size(), 2.0f), c(a.size(), 3.0f);
+  const int repeats = std::max(1, static_cast<int>(64 * kMiB / bytes));
+  // One parallel region: each thread repeats its own static slice without waiting for the
+  // others, so small sizes time the caches, not the threads' wake-ups.
   const double seconds = best_seconds([&] {
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < n; ++i) a[i] = b[i] + 3.0f * c[i];
-  });
-  return 3.0 * sizeof(float) * static_cast<double>(n) / seconds;
-}
-
-// Summing rows listed at random: an SpMM's reads of x with no reuse to exploit.
-double gather_rate() {
-  const Matrix x(kGatherRows, kRowFloats, 1.0f);
-  std::vector<std::int32_t> rows(static_cast<std::size_t>(kGatherReads));
-  std::mt19937 random(7);
-  for (auto& r : rows) r = static_cast<std::int32_t>(random() % kGatherRows);
-  float total = 0;
-  const double seconds = best_seconds([&] {
-    float sum = 0;
-#pragma omp parallel for schedule(static) reduction(+ : sum)
-    for (std::int64_t i = 0; i < kGatherReads; ++i) {
-      const float* row = x.data() + static_cast<std::int64_t>(rows[i]) * kRowFloats;
-      float part = 0;
-      for (std::int64_t j = 0; j < kRowFloats; ++j) part += row[j];
-      sum += part;
+#pragma omp parallel
+    for (int r = 0; r < repeats; ++r) {
+#pragma omp for schedule(static) nowait
+      for (std::int64_t i = 0; i < n; ++i) a[i] = b[i] + 3.0f * c[i];
     }
-    total += sum;
   });
-  STRATA_CHECK(total > 0, "the gather measurement read nothing");
-  return static_cast<double>(kGatherReads * kRowFloats) * sizeof(float) / seconds;
+  return {bytes, 3.0 * sizeof(float) * static_cast<double>(n) * repeats / seconds};
 }
 
 double gemm_rate(const kernels::Backend& backend) {
@@ -63,29 +48,53 @@ double gemm_rate(const kernels::Backend& backend) {
   return 2.0 * kGemmRows * kGemmWidth * kGemmWidth / seconds;
 }
 
-constexpr const char* kNames[] = {"stream_bytes_per_s", "gather_bytes_per_s", "gemm_flops_per_s"};
+std::string stream_name(int mib) {
+  return "stream_" + std::to_string(mib) + "MiB_bytes_per_s";
+}
 
 Roofline read_roofline(const std::string& path) {
-  const auto n = read_numbers(path, "--roofline", {kNames[0], kNames[1], kNames[2]}, true);
-  return {n.at(kNames[0]), n.at(kNames[1]), n.at(kNames[2]), path};
+  std::vector<std::string> names{"gather_bytes_per_s", "gemm_flops_per_s"};
+  for (int mib : kStreamMiB) names.push_back(stream_name(mib));
+  const auto n = read_numbers(path, "--roofline", names, true);
+  Roofline r{{}, n.at("gather_bytes_per_s"), n.at("gemm_flops_per_s"), path};
+  for (int mib : kStreamMiB) r.stream.push_back({mib * kMiB, n.at(stream_name(mib))});
+  return r;
 }
 
 void write_roofline(const std::string& path, const Roofline& r) {
   std::ofstream out(path);
   out.precision(6);
-  out << "# strata train --profile: this machine's roofline\n"
-      << kNames[0] << " " << r.stream_bytes_per_s << "\n"
-      << kNames[1] << " " << r.gather_bytes_per_s << "\n"
-      << kNames[2] << " " << r.gemm_flops_per_s << "\n";
+  out << "# strata train --profile: this machine's roofline\n";
+  for (std::size_t i = 0; i < r.stream.size(); ++i)
+    out << stream_name(kStreamMiB[i]) << " " << r.stream[i].bytes_per_s << "\n";
+  out << "gather_bytes_per_s " << r.gather_bytes_per_s << "\ngemm_flops_per_s "
+      << r.gemm_flops_per_s << "\n";
   STRATA_REQUIRE(out.good(), "--roofline ", path, ": cannot be written");
 }
 
 }  // namespace
 
+double stream_rate_at(const std::vector<StreamRate>& stream, double bytes) {
+  if (stream.empty()) return 0;
+  if (bytes <= stream.front().bytes) return stream.front().bytes_per_s;
+  for (std::size_t i = 1; i < stream.size(); ++i) {
+    if (bytes > stream[i].bytes) continue;
+    const StreamRate &lo = stream[i - 1], &hi = stream[i];
+    const double t = std::log(bytes / lo.bytes) / std::log(hi.bytes / lo.bytes);
+    return lo.bytes_per_s + t * (hi.bytes_per_s - lo.bytes_per_s);
+  }
+  return stream.back().bytes_per_s;
+}
+
 Roofline roofline_for(const kernels::Backend& backend, const std::string& path) {
   if (!path.empty() && std::filesystem::exists(path)) return read_roofline(path);
-  if (std::string(backend.name()) != "cpu") return {0, 0, 0, "none"};
-  Roofline r{stream_rate(), gather_rate(), gemm_rate(backend), "measured"};
+  if (std::string(backend.name()) != "cpu") return {{}, 0, 0, "none"};
+  Roofline r;
+  for (int mib : kStreamMiB) r.stream.push_back(triad(mib * kMiB));
+  // A gathered row comes at best from the nearest cache: the smallest triad's rate.
+  r.gather_bytes_per_s = r.stream.front().bytes_per_s;
+  r.gemm_flops_per_s = gemm_rate(backend);
+  r.source = "measured";
   if (!path.empty()) write_roofline(path, r);
   return r;
 }

@@ -22,7 +22,8 @@ double values(MatrixView m) {
 // Times each call, waiting for the queue on both sides.
 class Recorder {
  public:
-  Recorder(const Backend& inner, OpProfile& profile) : inner_(inner), profile_(profile) {}
+  Recorder(const Backend& inner, OpProfile& profile, FloorOf floor_of)
+      : inner_(inner), profile_(profile), floor_of_(std::move(floor_of)) {}
 
   template <typename F>
   auto operator()(const char* name, const OpCost& cost, F&& run) const {
@@ -43,10 +44,12 @@ class Recorder {
     inner_.synchronize();
     OpRecord& op = profile_[name];
     op.calls += 1, op.seconds += timer.seconds(), op.cost += cost;
+    if (floor_of_) op.floor_s += floor_of_(cost);
   }
 
   const Backend& inner_;
   OpProfile& profile_;
+  FloorOf floor_of_;
 };
 
 // A product with a stored matrix of `entries` entries: the matrix once, x once, y written
@@ -117,9 +120,9 @@ class ProfiledFeatures : public SparseFeatureMatrix {
 
 class ProfilingBackend : public Backend {
  public:
-  ProfilingBackend(const Backend& inner, OpProfile& profile)
+  ProfilingBackend(const Backend& inner, OpProfile& profile, FloorOf floor_of)
       : inner_(inner),
-        record_(inner, profile),
+        record_(inner, profile, std::move(floor_of)),
         grad_(inner.gradient_type() == DType::kFloat64 ? sizeof(double) : sizeof(float)) {}
 
   const char* name() const override { return inner_.name(); }
@@ -242,8 +245,9 @@ class ProfilingBackend : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_profiling_backend(const Backend& inner, OpProfile& profile) {
-  return std::make_unique<ProfilingBackend>(inner, profile);
+std::unique_ptr<Backend> make_profiling_backend(const Backend& inner, OpProfile& profile,
+                                                FloorOf floor_of) {
+  return std::make_unique<ProfilingBackend>(inner, profile, std::move(floor_of));
 }
 
 }  // namespace strata::kernels

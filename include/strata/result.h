@@ -64,9 +64,15 @@ struct OpLine {
   double bytes = 0;         ///< compulsory memory traffic: each operand read or written once
   double gather_bytes = 0;  ///< sparse products: a dense row read per stored entry
   double flops = 0;         ///< 2 x multiply-adds
-  /// max(bytes / stream rate, gather_bytes / gather rate, flops / GEMM rate); 0 where
-  /// the roofline is unknown.
+  /// max(bytes / the stream rate at a working set of `bytes`, gather_bytes / the gather
+  /// rate, flops / the GEMM rate); 0 where the roofline is unknown.
   double floor_s = 0;
+};
+
+/// A STREAM triad's rate (a = b + 3 c) with its three arrays totalling `bytes`: from the
+/// caches' rates at small working sets to the memory's at large ones.
+struct StreamRate {
+  double bytes = 0, bytes_per_s = 0;
 };
 
 /// Config::profile on one rank: where its epochs go and how far each operation is from
@@ -78,10 +84,11 @@ struct Profile {
   double comm_wait_s = 0;   ///< waiting in communication (EpochRecord::comm_s)
   double other_s = 0;       ///< the rest: the engine's own work between operations
   double floor_s = 0;       ///< the operations' floors summed: the epoch's floor
-  /// The roofline: STREAM triad bytes per second, rows of 64 floats gathered at random
-  /// from a 32 MiB matrix, a 64-wide product through the backend's GEMM; and where these
-  /// came from ("measured", a file, or "none": no floors).
-  double stream_bytes_per_s = 0, gather_bytes_per_s = 0, gemm_flops_per_s = 0;
+  /// The roofline: STREAM triad rates by working set; gathered rows' rate (measured: the
+  /// 1 MiB triad's, rows from the nearest cache at best); a 64-wide product through the
+  /// backend's GEMM; and where these came from ("measured", a file, or "none": no floors).
+  std::vector<StreamRate> stream;
+  double gather_bytes_per_s = 0, gemm_flops_per_s = 0;
   std::string roofline_source;
 };
 

@@ -2,6 +2,7 @@
 // adds its time, memory traffic and arithmetic to a profile under the operation's name.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,7 +26,12 @@ struct OpRecord {
   std::int64_t calls = 0;
   double seconds = 0;
   OpCost cost;
+  double floor_s = 0;  // the calls' floors (FloorOf) summed
 };
+
+// The least time a call of this cost can take on the machine (0: unknown). Taken per call,
+// since a call's working set decides whether it streams from the caches or from memory.
+using FloorOf = std::function<double(const OpCost&)>;
 
 // By operation: "spmm", "gemm", "relu_forward", ... (the Backend's names; the sparse
 // feature products "features_multiply", ...).
@@ -34,6 +40,7 @@ using OpProfile = std::map<std::string, OpRecord>;
 // `inner` and `profile` must outlive the backend and what it makes. Each operation waits
 // for the work queued before and by it (a CUDA backend's stream), so a profiled epoch
 // runs without the overlap of queued kernels and is a little slower than a plain one.
-std::unique_ptr<Backend> make_profiling_backend(const Backend& inner, OpProfile& profile);
+std::unique_ptr<Backend> make_profiling_backend(const Backend& inner, OpProfile& profile,
+                                                FloorOf floor_of = {});
 
 }  // namespace strata::kernels

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Where a CPU epoch goes (`strata train --profile`): for a 2-layer GCN and a 16-layer
+# GCNII (hidden 64) on coauthor_physics (binarized raw features, as pyg_compare.sh) and on
+# a 1M-vertex R-MAT graph, each operation's time, traffic and arithmetic per epoch against
+# its floor on this machine's roofline (measured once into the raw folder), and the epoch
+# time of 10 plain runs (median epoch after 2 warm-up epochs) for its run-to-run spread.
+# Usage: benchmarks/profile.sh [--quick]   (--quick: a 20000-vertex synthetic graph, 3 runs)
+# Environment: STRATA_BUILD (default build-bench), STRATA_RESULTS, STRATA_DATASETS,
+# STRATA_THREADS (2), STRATA_RUNS (10).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source benchmarks/machine.sh
+bench_paths
+threads=${STRATA_THREADS:-2} runs=${STRATA_RUNS:-10}
+export OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads OMP_WAIT_POLICY=passive
+raw=$results/raw_profile
+# name|dataset arguments|epochs
+graphs=("rmat-1M|--dataset rmat --nodes 1048576|4")
+if [[ ${1:-} == --quick ]]; then
+  results=benchmarks/results/quick raw=$results/raw_profile runs=3
+  graphs=("synthetic-20k|--dataset synthetic --nodes 20000|5")
+elif physics_raw "$raw"; then
+  graphs=("physics|${dataset_args[*]}|10" "${graphs[@]}")
+else
+  echo "profile: coauthor_physics missing; only the R-MAT graph" >&2
+fi
+mkdir -p "$raw"
+roofline=$raw/roofline.txt
+rm -f "$roofline"  # measured afresh, once, by the first profiled run
+commit=$(git rev-parse --short HEAD)
+runs_csv=$results/profile_runs.csv ops_csv=$results/profile_ops.csv
+header="# machine: $(machine_line); commit $commit; $(date -u +%FT%TZ); $threads threads, OMP_WAIT_POLICY passive, hidden 64"
+{ echo "$header; median epoch (training step) after 2 warm-up epochs, $runs runs"
+  echo "graph,model,layers,run,epoch_s"; } >"$runs_csv"
+{ echo "$header; --profile: per epoch over the epochs after the first (step and evaluation)"
+  echo "graph,model,layers,op,calls,seconds,bytes,gather_bytes,flops,floor_s"; } >"$ops_csv"
+log() { echo "[$(date -u +%T)] $*" >&2; }
+for g in "${graphs[@]}"; do
+  IFS='|' read -r name args epochs <<<"$g"
+  for m in gcn:2 gcnii:16; do
+    model=${m%:*} layers=${m#*:}
+    # shellcheck disable=SC2086 # args holds several words
+    set -- train --mode local $args --model "$model" --layers "$layers" --hidden 64 \
+      --epochs "$epochs" --threads "$threads"
+    "$strata" "$@" --profile --roofline "$roofline" --metrics "$raw/$name-$m.jsonl" \
+      >"$raw/$name-$m.log"
+    python3 benchmarks/profile_rows.py ops "$raw/$name-$m.jsonl" "$name,$model,$layers" >>"$ops_csv"
+    for ((r = 0; r < runs; r++)); do
+      "$strata" "$@" --metrics "$raw/run.jsonl" >/dev/null
+      python3 benchmarks/profile_rows.py run "$raw/run.jsonl" "$name,$model,$layers,$r" >>"$runs_csv"
+    done
+    log "$name $m: $(tail -n 1 "$runs_csv")"
+  done
+done
+python3 benchmarks/profile_rows.py summary "$runs_csv" "$ops_csv"

@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""CSV rows for benchmarks/profile.sh from a metrics file, and its summary.
+  profile_rows.py ops METRICS PREFIX    one row per operation of the 'profile' line
+  profile_rows.py run METRICS PREFIX    PREFIX,median epoch_s after 2 warm-up epochs
+  profile_rows.py summary RUNS OPS      per graph and model: epoch, floor, spread"""
+import csv
+import json
+import statistics
+import sys
+
+
+def lines(path):
+    return [json.loads(l) for l in open(path) if l.strip()]
+
+
+def rows(path):
+    return list(csv.DictReader(l for l in open(path) if not l.startswith("#")))
+
+
+if sys.argv[1] == "ops":
+    p = next(l for l in lines(sys.argv[2]) if l["event"] == "profile")
+    ops = p["ops"] + [{"op": "communication wait", "seconds": p["comm_wait_s"]},
+                      {"op": "other", "seconds": p["other_s"]},
+                      {"op": "epoch", "seconds": p["epoch_s"], "floor_s": p["floor_s"]}]
+    for o in ops:
+        print(sys.argv[3] + "," + ",".join(
+            f"{o.get(k, 0):.6g}" if k != "op" else o[k]
+            for k in ("op", "calls", "seconds", "bytes", "gather_bytes", "flops", "floor_s")))
+elif sys.argv[1] == "run":
+    e = [l["epoch_s"] for l in lines(sys.argv[2]) if l["event"] == "epoch"]
+    print(f"{sys.argv[3]},{statistics.median(e[2:] or e):.5f}")
+else:
+    runs, ops = rows(sys.argv[2]), rows(sys.argv[3])
+    for key in dict.fromkeys((r["graph"], r["model"], r["layers"]) for r in runs):
+        t = sorted(float(r["epoch_s"]) for r in runs if (r["graph"], r["model"], r["layers"]) == key)
+        e = next(o for o in ops if (o["graph"], o["model"], o["layers"]) == key and o["op"] == "epoch")
+        print(f"{' '.join(key)}: epoch {statistics.median(t):.4f} s (min {t[0]:.4f}, max {t[-1]:.4f}); "
+              f"profiled epoch {float(e['seconds']):.4f} s, floor {float(e['floor_s']):.4f} s, "
+              f"x{float(e['seconds']) / float(e['floor_s']):.2f}")
