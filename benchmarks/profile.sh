@@ -4,9 +4,11 @@
 # a 1M-vertex R-MAT graph, each operation's time, traffic and arithmetic per epoch against
 # its floor on this machine's roofline (measured once into the raw folder), and the epoch
 # time of 10 plain runs (median epoch after 2 warm-up epochs) for its run-to-run spread.
+# With STRATA_BEFORE=COMMAND (another build's strata, e.g. a wrapper that sets its library
+# path) every run is made with both builds, one after the other, for a side-by-side ratio.
 # Usage: benchmarks/profile.sh [--quick]   (--quick: a 20000-vertex synthetic graph, 3 runs)
 # Environment: STRATA_BUILD (default build-bench), STRATA_RESULTS, STRATA_DATASETS,
-# STRATA_THREADS (2), STRATA_RUNS (10).
+# STRATA_THREADS (2), STRATA_RUNS (10), STRATA_BEFORE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/machine.sh
@@ -24,16 +26,17 @@ elif physics_raw "$raw"; then
 else
   echo "profile: coauthor_physics missing; only the R-MAT graph" >&2
 fi
+builds=("after|$strata")
+[[ -z ${STRATA_BEFORE:-} ]] || builds=("before|$STRATA_BEFORE" "${builds[@]}")
 mkdir -p "$raw"
 roofline=$raw/roofline.txt
-rm -f "$roofline"  # measured afresh, once, by the first profiled run
-commit=$(git rev-parse --short HEAD)
+rm -f "$roofline" # measured afresh, once, by the first profiled run
 runs_csv=$results/profile_runs.csv ops_csv=$results/profile_ops.csv
-header="# machine: $(machine_line); commit $commit; $(date -u +%FT%TZ); $threads threads, OMP_WAIT_POLICY passive, hidden 64"
-{ echo "$header; median epoch (training step) after 2 warm-up epochs, $runs runs"
-  echo "graph,model,layers,run,epoch_s"; } >"$runs_csv"
+header="# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ); $threads threads, OMP_WAIT_POLICY passive, hidden 64${STRATA_BEFORE:+; before: $STRATA_BEFORE}"
+{ echo "$header; median epoch (training step) after 2 warm-up epochs, $runs runs per build"
+  echo "build,graph,model,layers,run,epoch_s"; } >"$runs_csv"
 { echo "$header; --profile: per epoch over the epochs after the first (step and evaluation)"
-  echo "graph,model,layers,op,calls,seconds,bytes,gather_bytes,flops,floor_s"; } >"$ops_csv"
+  echo "build,graph,model,layers,op,calls,seconds,bytes,gather_bytes,flops,floor_s"; } >"$ops_csv"
 log() { echo "[$(date -u +%T)] $*" >&2; }
 for g in "${graphs[@]}"; do
   IFS='|' read -r name args epochs <<<"$g"
@@ -42,12 +45,18 @@ for g in "${graphs[@]}"; do
     # shellcheck disable=SC2086 # args holds several words
     set -- train --mode local $args --model "$model" --layers "$layers" --hidden 64 \
       --epochs "$epochs" --threads "$threads"
-    "$strata" "$@" --profile --roofline "$roofline" --metrics "$raw/$name-$m.jsonl" \
-      >"$raw/$name-$m.log"
-    python3 benchmarks/profile_rows.py ops "$raw/$name-$m.jsonl" "$name,$model,$layers" >>"$ops_csv"
+    for b in "${builds[@]}"; do
+      build=${b%%|*} binary=${b#*|} tag=$name-$model$layers-${b%%|*}
+      $binary "$@" --profile --roofline "$roofline" --metrics "$raw/$tag.jsonl" >"$raw/$tag.log"
+      python3 benchmarks/profile_rows.py ops "$raw/$tag.jsonl" "$build,$name,$model,$layers" \
+        >>"$ops_csv"
+    done
     for ((r = 0; r < runs; r++)); do
-      "$strata" "$@" --metrics "$raw/run.jsonl" >/dev/null
-      python3 benchmarks/profile_rows.py run "$raw/run.jsonl" "$name,$model,$layers,$r" >>"$runs_csv"
+      for b in "${builds[@]}"; do
+        ${b#*|} "$@" --metrics "$raw/run.jsonl" >/dev/null
+        python3 benchmarks/profile_rows.py run "$raw/run.jsonl" "${b%%|*},$name,$model,$layers,$r" \
+          >>"$runs_csv"
+      done
     done
     log "$name $m: $(tail -n 1 "$runs_csv")"
   done

@@ -2,7 +2,7 @@
 """CSV rows for benchmarks/profile.sh from a metrics file, and its summary.
   profile_rows.py ops METRICS PREFIX    one row per operation of the 'profile' line
   profile_rows.py run METRICS PREFIX    PREFIX,median epoch_s after 2 warm-up epochs
-  profile_rows.py summary RUNS OPS      per graph and model: epoch, floor, spread"""
+  profile_rows.py summary RUNS OPS      per build, graph and model: epoch, floor, spread"""
 import csv
 import json
 import statistics
@@ -31,9 +31,15 @@ elif sys.argv[1] == "run":
     print(f"{sys.argv[3]},{statistics.median(e[2:] or e):.5f}")
 else:
     runs, ops = rows(sys.argv[2]), rows(sys.argv[3])
-    for key in dict.fromkeys((r["graph"], r["model"], r["layers"]) for r in runs):
-        t = sorted(float(r["epoch_s"]) for r in runs if (r["graph"], r["model"], r["layers"]) == key)
-        e = next(o for o in ops if (o["graph"], o["model"], o["layers"]) == key and o["op"] == "epoch")
-        print(f"{' '.join(key)}: epoch {statistics.median(t):.4f} s (min {t[0]:.4f}, max {t[-1]:.4f}); "
-              f"profiled epoch {float(e['seconds']):.4f} s, floor {float(e['floor_s']):.4f} s, "
-              f"x{float(e['seconds']) / float(e['floor_s']):.2f}")
+    key_of = lambda r: (r["graph"], r["model"], r["layers"])
+    for key in dict.fromkeys(key_of(r) for r in runs):
+        medians = {}
+        for build in dict.fromkeys(r["build"] for r in runs):
+            t = sorted(float(r["epoch_s"]) for r in runs if key_of(r) == key and r["build"] == build)
+            e = next(o for o in ops if key_of(o) == key and o["build"] == build and o["op"] == "epoch")
+            medians[build] = statistics.median(t)
+            print(f"{build} {' '.join(key)}: epoch {medians[build]:.4f} s (min {t[0]:.4f}, max "
+                  f"{t[-1]:.4f}); profiled epoch {float(e['seconds']):.4f} s, floor "
+                  f"{float(e['floor_s']):.4f} s, x{float(e['seconds']) / float(e['floor_s']):.2f}")
+        if "before" in medians:
+            print(f"  before / after: {medians['before'] / medians['after']:.2f}x")

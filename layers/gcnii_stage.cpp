@@ -28,7 +28,7 @@ GcniiStage::GcniiStage(const StageSetup& setup, int first, int last)
   }
   for (int j = first; j < last; ++j)
     convs_.push_back({t++, j + 1, beta_of(model_.lambda, j + 1), tensor(cols, h), tensor(n, h),
-                      tensor(n, h), gradient_buffer(h)});
+                      tensor(n, h), gradient_buffer(h), tensor(h, h)});
   if (last == model_.num_layers) {
     output_ = t;
     q_ = tensor(n, h);
@@ -39,6 +39,19 @@ GcniiStage::GcniiStage(const StageSetup& setup, int first, int last)
     grad_out_ = tensor(n, 2 * h);
   }
   h0_ = tensor(n, h);
+  Matrix identity(h, h, 0.0f);
+  for (std::int64_t i = 0; i < h; ++i) identity.at(i, i) = 1.0f;
+  identity_ = kernels::to_backend(backend_, identity.view());
+}
+
+// s (beta W + (1 - beta) I) is beta s W + (1 - beta) s in one product (and its gradient
+// dy (beta W + (1 - beta) I)ᵀ likewise), rounded once instead of twice.
+void GcniiStage::map_weights() {
+  for (Conv& conv : convs_) {
+    backend_.copy(identity_.view(), conv.mapped.view());
+    backend_.scale(conv.mapped.view(), 1.0f - conv.beta);
+    backend_.axpy(conv.beta, parameters_.value(conv.weight), conv.mapped.view());
+  }
 }
 
 void GcniiStage::linear(std::size_t t, ConstMatrixView x, MatrixView y) const {
@@ -54,6 +67,7 @@ void GcniiStage::linear_backward(std::size_t t, ConstMatrixView x, ConstMatrixVi
 void GcniiStage::begin_epoch(std::int64_t epoch, bool training) {
   epoch_ = epoch;
   training_ = training;
+  map_weights();
   if (training && !whole_rows_only())
     for (Conv& conv : convs_) {
       if (stale_ == StaleGrad::kDrop || conv.layer == 1)
@@ -126,8 +140,7 @@ void GcniiStage::aggregate_conv(Conv& conv, const Block& b) {
   const float alpha = model_.alpha;
   backend_.scale(s, 1.0f - alpha);
   backend_.axpy(alpha, rows(h0_, b), s);
-  backend_.gemm(false, false, conv.beta, s, parameters_.value(conv.weight), 0.0f, y);
-  backend_.axpy(1.0f - conv.beta, s, y);
+  backend_.gemm(false, false, 1.0f, s, conv.mapped.view(), 0.0f, y);
   backend_.relu_forward(y, y);
 }
 
@@ -188,8 +201,7 @@ void GcniiStage::start_backward(const Block& b, MatrixView grad_h, MatrixView gr
 void GcniiStage::backward_conv(const Conv& conv, const Block& b, MatrixView grad_h,
                                MatrixView grad_h0, MatrixView grad_z) {
   backend_.relu_backward(rows(conv.y, b), grad_h, grad_h);
-  backend_.gemm(false, true, conv.beta, grad_h, parameters_.value(conv.weight), 0.0f, grad_z);
-  backend_.axpy(1.0f - conv.beta, grad_h, grad_z);  // grad_z holds ds
+  backend_.gemm(false, true, 1.0f, grad_h, conv.mapped.view(), 0.0f, grad_z);  // ds
   backend_.axpy(model_.alpha, grad_z, grad_h0);
   backend_.scale(grad_z, 1.0f - model_.alpha);
   backend_.gemm_tn_accumulate(conv.beta, rows(conv.s, b), grad_h, parameters_.sum(conv.weight));

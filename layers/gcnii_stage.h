@@ -41,7 +41,10 @@ class GcniiStage : public Stage {
     int layer;           // 1-based
     float beta;
     kernels::Tensor p, s, y, g;  // P = dropout(h) (columns(), the history), s, relu(y), d/dP
+    // beta W + (1 - beta) I, this pass's: the identity mapping folded into one product.
+    kernels::Tensor mapped;
   };
+  void map_weights();
   bool first_stage() const { return input_.has_value(); }
   bool last_stage() const { return output_.has_value(); }
   void prepare_input();
@@ -67,6 +70,7 @@ class GcniiStage : public Stage {
   std::optional<std::size_t> input_, output_;  // tensors of W_in, W_out
   std::vector<Conv> convs_;
   kernels::Tensor h0_;                        // N x H
+  kernels::Tensor identity_;                  // H x H
   kernels::Tensor boundary_in_, grad_in_;     // stage > 0: [h | h0] received, [dh | dh0] sent
   kernels::Tensor boundary_out_, grad_out_;   // not last: [h | h0] sent, [dh | dh0] received
   kernels::Tensor q_, logits_, grad_logits_;  // last stage: dropout(h_L), logits, d/d logits
