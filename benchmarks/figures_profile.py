@@ -1,0 +1,60 @@
+"""The README's figures of `strata train --profile` (benchmarks/profile.sh): each graph's and
+model's epoch against its floor, before and after a change, with the run-to-run spread."""
+import statistics
+
+from figure_base import f, markdown, table
+
+KEY = ("graph", "model", "layers")
+GRAPH_NAMES = {"physics": "coauthor_physics", "rmat-1M": "R-MAT, 1M vertices"}
+
+
+def configs():
+    runs = table("profile_runs.csv").rows
+    return list(dict.fromkeys(tuple(r[k] for k in KEY) for r in runs))
+
+
+def epochs(build, key):
+    return sorted(float(r["epoch_s"]) for r in table("profile_runs.csv").rows
+                  if r["build"] == build and tuple(r[k] for k in KEY) == key)
+
+
+def op_rows(build, key):
+    return [r for r in table("profile_ops.csv").rows
+            if r["build"] == build and tuple(r[k] for k in KEY) == key]
+
+
+def spread(t):
+    """Median and the 10 runs' range, s."""
+    return f"{f(statistics.median(t), 3)} ({f(t[0], 3)}-{f(t[-1], 3)})"
+
+
+def against_floor(build, key):
+    e = next(r for r in op_rows(build, key) if r["op"] == "epoch")
+    return f"{f(float(e['seconds']), 3)} / {f(float(e['floor_s']), 3)} = {float(e['seconds']) / float(e['floor_s']):.2f}x"
+
+
+def largest_ops(build, key, n=3):
+    ops = [r for r in op_rows(build, key) if float(r["floor_s"]) > 0 and r["op"] != "epoch"]
+    ops.sort(key=lambda r: -float(r["seconds"]))
+    return ", ".join(f"{r['op']} {1e3 * float(r['seconds']):.0f} ms ({float(r['seconds']) / float(r['floor_s']):.1f}x)"
+                     for r in ops[:n])
+
+
+def fig_profile__source():
+    return table("profile_runs.csv").source()
+
+
+def fig_profile__table():
+    rows = []
+    for key in configs():
+        graph, model, layers = key
+        before, after = epochs("before", key), epochs("after", key)
+        rows.append([GRAPH_NAMES.get(graph, graph), f"{model.upper()} {layers}",
+                     spread(before), spread(after),
+                     f"{statistics.median(before) / statistics.median(after):.2f}x",
+                     against_floor("before", key), against_floor("after", key),
+                     largest_ops("after", key)])
+    return markdown(["graph", "model", "epoch before, s (10 runs)", "epoch after, s (10 runs)",
+                     "before / after", "profiled epoch / floor before, s",
+                     "profiled epoch / floor after, s", "largest operations after (x floor)"],
+                    rows)
