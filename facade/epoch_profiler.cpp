@@ -13,6 +13,16 @@ double floor_seconds(const kernels::OpCost& c, const Roofline& r) {
                    c.gather_bytes / r.gather_bytes_per_s, c.flops / r.gemm_flops_per_s});
 }
 
+// `now` less what the first epoch had recorded (`first`, or nothing).
+kernels::OpRecord since(const kernels::OpRecord& now, const kernels::OpRecord* first) {
+  kernels::OpRecord r = now;
+  if (first == nullptr) return r;
+  r.calls -= first->calls, r.seconds -= first->seconds, r.floor_s -= first->floor_s;
+  r.cost.bytes -= first->cost.bytes, r.cost.gather_bytes -= first->cost.gather_bytes;
+  r.cost.flops -= first->cost.flops;
+  return r;
+}
+
 }  // namespace
 
 EpochProfiler::EpochProfiler(const Device& device, Roofline roofline)
@@ -37,7 +47,6 @@ void EpochProfiler::epoch_done(const EpochMetrics& m) {
 }
 
 Profile EpochProfiler::report() const {
-  const Roofline& roofline = roofline_;
   // With one epoch, that epoch, from the start; with more, those after the first.
   const bool steady = epochs_ > 1;
   Profile p;
@@ -46,29 +55,23 @@ Profile EpochProfiler::report() const {
   p.epoch_s = (last_end_s_ - (steady ? first_end_s_ : 0)) / p.epochs;
   p.comm_wait_s = (comm_wait_s_ - (steady ? first_comm_wait_s_ : 0)) / p.epochs;
   double in_ops = 0;
+  const double e = p.epochs;
   for (const auto& [name, op] : live_) {
-    kernels::OpRecord r = op;
-    if (steady && first_.count(name)) {
-      const kernels::OpRecord& f = first_.at(name);
-      r.calls -= f.calls, r.seconds -= f.seconds;
-      r.cost.bytes -= f.cost.bytes, r.cost.gather_bytes -= f.cost.gather_bytes;
-      r.cost.flops -= f.cost.flops, r.floor_s -= f.floor_s;
-    }
+    const auto first = steady ? first_.find(name) : first_.end();
+    const kernels::OpRecord r = since(op, first == first_.end() ? nullptr : &first->second);
     if (r.calls == 0) continue;
-    const double e = p.epochs;
-    const kernels::OpCost per{r.cost.bytes / e, r.cost.gather_bytes / e, r.cost.flops / e};
-    p.ops.push_back({name, static_cast<double>(r.calls) / e, r.seconds / e, per.bytes,
-                     per.gather_bytes, per.flops, r.floor_s / e});
+    p.ops.push_back({name, static_cast<double>(r.calls) / e, r.seconds / e, r.cost.bytes / e,
+                     r.cost.gather_bytes / e, r.cost.flops / e, r.floor_s / e});
     in_ops += r.seconds / e;
-    p.floor_s += p.ops.back().floor_s;
+    p.floor_s += r.floor_s / e;
   }
   std::sort(p.ops.begin(), p.ops.end(),
             [](const OpLine& a, const OpLine& b) { return a.seconds > b.seconds; });
   p.other_s = std::max(0.0, p.epoch_s - in_ops - p.comm_wait_s);
-  p.stream = roofline.stream;
-  p.gather_bytes_per_s = roofline.gather_bytes_per_s;
-  p.gemm_flops_per_s = roofline.gemm_flops_per_s;
-  p.roofline_source = roofline.source;
+  p.stream = roofline_.stream;
+  p.gather_bytes_per_s = roofline_.gather_bytes_per_s;
+  p.gemm_flops_per_s = roofline_.gemm_flops_per_s;
+  p.roofline_source = roofline_.source;
   return p;
 }
 
