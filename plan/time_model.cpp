@@ -17,10 +17,10 @@ class EpochModel {
       : m_(m), s_(s), t_(t), r_(r), link_(link), sharing_(sharing) {}
 
   // This model while `ranks` ranks compute at once, `others` more ranks of other stages
-  // beside them using `share` of their time the CPU.
-  EpochModel busy(int ranks, int others = 0, double share = 1.0) const {
+  // beside them computing `cpu_share` of the time.
+  EpochModel busy(int ranks, int others = 0, double cpu_share = 1.0) const {
     EpochModel e = *this;
-    e.slowdown_ = sharing_.slowdown(ranks, others, share);
+    e.slowdown_ = sharing_.slowdown(ranks, others, cpu_share);
     return e;
   }
 
@@ -184,15 +184,15 @@ PassCosts pass_costs(const EpochModel& all, const TimedLayout& t, Pass pass, int
   const auto longest = [](const std::vector<double>& v) {
     return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
   };
-  double share = 1.0;
-  PassCosts c = pass_costs_at(all.busy(g, others, share), t, pass, chunks);
+  double cpu_share = 1.0;
+  PassCosts c = pass_costs_at(all.busy(g, others, cpu_share), t, pass, chunks);
   for (int i = 0; i < 4 && others > 0; ++i) {
-    const EpochModel e = all.busy(g, others, share);
+    const EpochModel e = all.busy(g, others, cpu_share);
     double cpu = 0;
     for (int s = 0; s < t.stages(); ++s) cpu += e.stage_cpu(s, pass, 1.0 / chunks);
     const double cycle = std::max(longest(c.run), longest(c.hand_over));
-    share = std::min(1.0, cpu / t.stages() / cycle);
-    c = pass_costs_at(all.busy(g, others, share), t, pass, chunks);
+    cpu_share = std::min(1.0, cpu / t.stages() / cycle);
+    c = pass_costs_at(all.busy(g, others, cpu_share), t, pass, chunks);
   }
   return c;
 }
@@ -280,10 +280,10 @@ double busiest_rank(const EpochModel& all, const TimedLayout& t) {
 
 }  // namespace
 
-double CoreSharing::slowdown(int busy_ranks, int others, double share) const {
+double CoreSharing::slowdown(int busy_ranks, int others, double cpu_share) const {
   if (cores <= 0) return 1.0;
   const double waiting = std::max(0, ranks - busy_ranks - others) * kWaitingShare;
-  const double busy = busy_ranks + others * std::max(share, kWaitingShare);
+  const double busy = busy_ranks + others * std::max(cpu_share, kWaitingShare);
   return std::max(1.0, (busy + waiting) * threads / cores);
 }
 

@@ -76,7 +76,7 @@ struct CoreSharing {
   int cores = 0, threads = 1, ranks = 1;
   // Fitted on this machine: 2 x 2 hybrid against graph mode, 4 ranks on 2 cores, no network.
   static constexpr double kWaitingShare = 0.2;
-  double slowdown(int busy_ranks, int others = 0, double share = 1.0) const;
+  double slowdown(int busy_ranks, int others = 0, double cpu_share = 1.0) const;
 };
 
 EpochTime predict_epoch_time(const ModelConfig& model, const ModelShape& shape,
