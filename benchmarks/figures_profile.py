@@ -30,14 +30,15 @@ def spread(t):
 
 def against_floor(build, key):
     e = next(r for r in op_rows(build, key) if r["op"] == "epoch")
-    return f"{f(float(e['seconds']), 3)} / {f(float(e['floor_s']), 3)} = {float(e['seconds']) / float(e['floor_s']):.2f}x"
+    seconds, floor = float(e["seconds"]), float(e["floor_s"])
+    return f"{f(seconds, 3)} / {f(floor, 3)} = {seconds / floor:.2f}x"
 
 
 def largest_ops(build, key, n=3):
     ops = [r for r in op_rows(build, key) if float(r["floor_s"]) > 0 and r["op"] != "epoch"]
     ops.sort(key=lambda r: -float(r["seconds"]))
-    return ", ".join(f"{r['op']} {1e3 * float(r['seconds']):.0f} ms ({float(r['seconds']) / float(r['floor_s']):.1f}x)"
-                     for r in ops[:n])
+    return ", ".join(f"{r['op']} {1e3 * float(r['seconds']):.0f} ms "
+                     f"({float(r['seconds']) / float(r['floor_s']):.1f}x)" for r in ops[:n])
 
 
 def fig_profile__source():

@@ -35,8 +35,9 @@ else:
     for key in dict.fromkeys(key_of(r) for r in runs):
         medians = {}
         for build in dict.fromkeys(r["build"] for r in runs):
-            t = sorted(float(r["epoch_s"]) for r in runs if key_of(r) == key and r["build"] == build)
-            e = next(o for o in ops if key_of(o) == key and o["build"] == build and o["op"] == "epoch")
+            mine = lambda r: key_of(r) == key and r["build"] == build
+            t = sorted(float(r["epoch_s"]) for r in runs if mine(r))
+            e = next(o for o in ops if mine(o) and o["op"] == "epoch")
             medians[build] = statistics.median(t)
             print(f"{build} {' '.join(key)}: epoch {medians[build]:.4f} s (min {t[0]:.4f}, max "
                   f"{t[-1]:.4f}); profiled epoch {float(e['seconds']):.4f} s, floor "

@@ -35,15 +35,15 @@ void print_profile(const Profile& p) {
   std::printf("%-29s %7s %9.2f\n", "other (between operations)", "", ms(p.other_s));
   std::printf("%-29s %7s %9.2f %39s %9.2f", "epoch", "", ms(p.epoch_s), "", ms(p.floor_s));
   print_ratio(p.epoch_s, p.floor_s);
-  if (p.roofline_source == "none") {
+  if (p.roofline.source == "none") {
     std::printf("roofline: none measured for this device (give one with --roofline FILE)\n");
     return;
   }
-  std::printf("roofline (%s): stream", p.roofline_source.c_str());
-  for (const StreamRate& s : p.stream)
+  std::printf("roofline (%s): stream", p.roofline.source.c_str());
+  for (const StreamRate& s : p.roofline.stream)
     std::printf(" %.0f GB/s at %.0f MiB,", s.bytes_per_s / 1e9, s.bytes / (1 << 20));
-  std::printf(" gather %.0f GB/s, GEMM %.0f GFLOP/s\n", p.gather_bytes_per_s / 1e9,
-              p.gemm_flops_per_s / 1e9);
+  std::printf(" gather %.0f GB/s, GEMM %.0f GFLOP/s\n", p.roofline.gather_bytes_per_s / 1e9,
+              p.roofline.gemm_flops_per_s / 1e9);
 }
 
 nlohmann::json profile_json(const Profile& p) {
@@ -57,7 +57,7 @@ nlohmann::json profile_json(const Profile& p) {
                    {"flops", op.flops},
                    {"floor_s", op.floor_s}});
   nlohmann::json stream = nlohmann::json::array();
-  for (const StreamRate& s : p.stream)
+  for (const StreamRate& s : p.roofline.stream)
     stream.push_back({{"bytes", s.bytes}, {"bytes_per_s", s.bytes_per_s}});
   return {{"event", "profile"},
           {"epochs", p.epochs},
@@ -67,10 +67,10 @@ nlohmann::json profile_json(const Profile& p) {
           {"floor_s", p.floor_s},
           {"ops", ops},
           {"roofline",
-           {{"source", p.roofline_source},
+           {{"source", p.roofline.source},
             {"stream", stream},
-            {"gather_bytes_per_s", p.gather_bytes_per_s},
-            {"gemm_flops_per_s", p.gemm_flops_per_s}}}};
+            {"gather_bytes_per_s", p.roofline.gather_bytes_per_s},
+            {"gemm_flops_per_s", p.roofline.gemm_flops_per_s}}}};
 }
 
 }  // namespace strata::cli

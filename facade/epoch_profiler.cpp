@@ -68,10 +68,7 @@ Profile EpochProfiler::report() const {
   std::sort(p.ops.begin(), p.ops.end(),
             [](const OpLine& a, const OpLine& b) { return a.seconds > b.seconds; });
   p.other_s = std::max(0.0, p.epoch_s - in_ops - p.comm_wait_s);
-  p.stream = roofline_.stream;
-  p.gather_bytes_per_s = roofline_.gather_bytes_per_s;
-  p.gemm_flops_per_s = roofline_.gemm_flops_per_s;
-  p.roofline_source = roofline_.source;
+  p.roofline = roofline_;
   return p;
 }
 

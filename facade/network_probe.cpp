@@ -73,27 +73,23 @@ double latency(Communicator& comm) {
   return seconds / (2 * kPings);
 }
 
-double allreduce_rate(Communicator& comm) {
+// The ring rate of `group`'s sum (the whole job's, or this rank's group while every group
+// sums at once), timed across the job.
+double allreduce_rate(Communicator& job, Communicator& group) {
   std::vector<double> values(kAllReduceValues, 1.0);
-  const double seconds = best_collective_seconds(comm, [&] {
-    comm.all_reduce_sum(std::as_writable_bytes(std::span(values)), DType::kFloat64,
-                        CommCategory::kControl);
+  const double seconds = best_collective_seconds(job, [&] {
+    group.all_reduce_sum(std::as_writable_bytes(std::span(values)), DType::kFloat64,
+                         CommCategory::kControl);
   });
-  const double p = comm.size();
+  const double p = group.size();
   return 2 * (p - 1) / p * static_cast<double>(kAllReduceValues) * sizeof(double) / seconds;
 }
 
-// Groups of `ranks` consecutive ranks all-reducing at once (each with its own sum), timed
-// as one: a hybrid layout's stages sum their gradients so.
+// Groups of `ranks` consecutive ranks all-reducing at once, each its own sum: a hybrid
+// layout's stages sum their gradients so.
 double group_allreduce_rate(Communicator& comm, int ranks) {
   const std::unique_ptr<Communicator> group = comm.split(comm.rank() / ranks, comm.rank());
-  std::vector<double> values(kAllReduceValues, 1.0);
-  const double seconds = best_collective_seconds(comm, [&] {
-    group->all_reduce_sum(std::as_writable_bytes(std::span(values)), DType::kFloat64,
-                          CommCategory::kControl);
-  });
-  const double g = ranks;
-  return 2 * (g - 1) / g * static_cast<double>(kAllReduceValues) * sizeof(double) / seconds;
+  return allreduce_rate(comm, *group);
 }
 
 }  // namespace
@@ -105,7 +101,7 @@ NetworkFacts probe_network(Workers& workers) {
   NetworkFacts f;
   f.link_bytes_per_s = stream_rate(comm);
   f.latency_s = latency(comm);
-  f.allreduce_bytes_per_s = allreduce_rate(comm);
+  f.allreduce_bytes_per_s = allreduce_rate(comm, comm);
   f.ranks = comm.size();
   for (int g = 2; g < f.ranks && g <= kLargestGroup; ++g)
     if (f.ranks % g == 0) f.group_allreduce.push_back({g, group_allreduce_rate(comm, g)});

@@ -10,13 +10,6 @@
 
 namespace strata {
 
-struct Roofline {
-  std::vector<StreamRate> stream;  // triads of 1, 4, 16, 64 and 512 MiB, smallest first
-  double gather_bytes_per_s = 0;   // measured: the 1 MiB triad's (rows from the nearest cache)
-  double gemm_flops_per_s = 0;     // (32768 x 64) x (64 x 64) through the backend's GEMM
-  std::string source;              // "measured", the file's path, or "none"
-};
-
 // The stream rate at a working set of `bytes`, interpolated between the measured sizes on
 // a log scale (the smallest's below them, the largest's above); 0 without rates.
 double stream_rate_at(const std::vector<StreamRate>& stream, double bytes);

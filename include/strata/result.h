@@ -75,6 +75,16 @@ struct StreamRate {
   double bytes = 0, bytes_per_s = 0;
 };
 
+/// The rates Config::profile's floors are drawn against.
+struct Roofline {
+  std::vector<StreamRate> stream;  ///< triads of 1, 4, 16, 64 and 512 MiB, smallest first
+  /// Gathered rows (sparse products); measured: the 1 MiB triad's, rows from the nearest
+  /// cache at best.
+  double gather_bytes_per_s = 0;
+  double gemm_flops_per_s = 0;  ///< (32768 x 64) x (64 x 64) through the backend's GEMM
+  std::string source;           ///< "measured", the file's path, or "none": no floors
+};
+
 /// Config::profile on one rank: where its epochs go and how far each operation is from
 /// what the machine allows.
 struct Profile {
@@ -84,12 +94,7 @@ struct Profile {
   double comm_wait_s = 0;   ///< waiting in communication (EpochRecord::comm_s)
   double other_s = 0;       ///< the rest: the engine's own work between operations
   double floor_s = 0;       ///< the operations' floors summed: the epoch's floor
-  /// The roofline: STREAM triad rates by working set; gathered rows' rate (measured: the
-  /// 1 MiB triad's, rows from the nearest cache at best); a 64-wide product through the
-  /// backend's GEMM; and where these came from ("measured", a file, or "none": no floors).
-  std::vector<StreamRate> stream;
-  double gather_bytes_per_s = 0, gemm_flops_per_s = 0;
-  std::string roofline_source;
+  Roofline roofline;
 };
 
 struct TrainingResult {

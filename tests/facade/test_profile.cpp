@@ -65,9 +65,9 @@ TEST_CASE("Config::profile: each operation per steady epoch, floored, and traini
 
   const strata::Profile& p = profiled.result.profile;
   CHECK(p.epochs == 2);  // the first epoch (allocation, upload) is left out
-  CHECK(p.roofline_source == path);
-  REQUIRE(p.stream.size() == 5);
-  CHECK(p.stream.back().bytes_per_s == 1e10);
+  CHECK(p.roofline.source == path);
+  REQUIRE(p.roofline.stream.size() == 5);
+  CHECK(p.roofline.stream.back().bytes_per_s == 1e10);
   for (const char* name : {"spmm", "gemm", "weight_gradient", "optimizer", "loss", "dropout"})
     CHECK(find(p, name) != nullptr);
   // Adam steps every parameter once per epoch: each read and written with its two moments,
