@@ -80,6 +80,9 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_flag("--overlap,!--no-overlap", a.config.halo.overlap,
                 "graph, hybrid: compute the rows' own columns while the halo travels (same "
                 "results); --no-overlap waits for the halo first");
+  cmd->add_flag("--recompute", a.config.memory.recompute,
+                "local, pipeline with --chunks 1 (gcn, sage): recompute each aggregation in the "
+                "backward instead of keeping it (less memory, one sparse product more per layer)");
   cmd->add_option("--compress", a.config.compress.forward,
                   "graph, pipeline, hybrid: halo and stage rows travel as none | bf16 | int8");
   cmd->add_option("--compress-backward", a.config.compress.backward,

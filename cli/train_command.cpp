@@ -30,8 +30,8 @@ void print_stage_plan(const Trainer& trainer) {
                 plan[s].last_layer, plan[s].estimate_detail.c_str());
 }
 
-// Pipeline and hybrid mode on the CPU predict each rank's memory; this prints it next to
-// the peak. On a GPU it prints the GPU memory in use instead.
+// Each rank's peak resident memory; next to it the estimate where there is one (local,
+// pipeline and hybrid mode on the CPU), or on a GPU the GPU memory in use.
 void print_memory(const TrainingResult& r) {
   for (std::size_t p = 0; p < r.peak_resident_bytes.size(); ++p) {
     const auto peak = static_cast<double>(r.peak_resident_bytes[p]);
@@ -44,6 +44,8 @@ void print_memory(const TrainingResult& r) {
           "memory, rank %zu: peak resident %.1f MB, estimated %.1f MB with the process baseline "
           "(measured/estimate %.2f)\n",
           p, peak / 1e6, estimate / 1e6, peak / estimate);
+    else
+      std::printf("memory, rank %zu: peak resident %.1f MB\n", p, peak / 1e6);
   }
 }
 
@@ -89,9 +91,7 @@ int train_on(Workers& workers, TrainArgs a) {
   const TrainingResult result = trainer.train([&](const EpochRecord& m) { out.epoch(m); });
   if (!a.save_weights.empty()) trainer.write_weights(a.save_weights);
   out.finish(result);
-  if (lead && (a.config.mode == Mode::kPipeline || a.config.mode == Mode::kHybrid ||
-               !result.device_bytes.empty()))
-    print_memory(result);
+  if (lead) print_memory(result);
   if (lead && !a.save_weights.empty()) std::printf("wrote weights to %s\n", a.save_weights.c_str());
   return 0;
 }

@@ -37,6 +37,7 @@ TrainConfig to_train_config(const Config& c) {
   t.seed = c.seed;
   t.on_nan = parse_on_nan(c.optimizer.on_nan);
   t.overlap = c.halo.overlap;
+  t.recompute = c.memory.recompute;
   t.compress = to_row_codecs(c.compress);
   t.checkpoint = {c.checkpoint.dir, c.checkpoint.every, c.checkpoint.resume, c.checkpoint.keep,
                   c.checkpoint.on_event};

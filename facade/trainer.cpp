@@ -43,10 +43,12 @@ TrainingResult to_result(const TrainResult& r, double seconds) {
   return out;
 }
 
-// Pipeline and hybrid mode on the CPU: this rank's predicted peak (0 elsewhere).
+// Local, pipeline and hybrid mode on the CPU: this rank's predicted peak (0 elsewhere).
 std::int64_t memory_estimate(Communicator& comm, const Config& config, const Trainer::State& state,
                              const TrainConfig& train) {
   if (on_gpu(config)) return 0;
+  if (config.mode == Mode::kLocal)
+    return estimate_local_rank(state.data, train).total() + state.baseline_bytes;
   const PipelineOptions options = to_pipeline_options(config.pipeline);
   if (config.mode == Mode::kPipeline)
     return estimate_pipeline_rank(state.data, train, options, comm.size(), comm.rank()).total() +

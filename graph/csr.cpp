@@ -75,12 +75,16 @@ Csr gcn_normalize(const Csr& adjacency, std::span<const float> degree_plus_one) 
   out.offsets.assign(static_cast<std::size_t>(out.rows) + 1, 0);
   out.indices.reserve(adjacency.indices.size() + out.rows);
   out.values.reserve(adjacency.indices.size() + out.rows);
+  // value(r, c) = inv[r] * inv[c]: a product, so that value(c, r) has the same bits and Â
+  // of an undirected graph is its own transpose (is_symmetric).
+  std::vector<float> inv(degree_plus_one.size());
+  for (std::size_t c = 0; c < inv.size(); ++c) inv[c] = 1.0f / std::sqrt(degree_plus_one[c]);
   for (LocalId r = 0; r < out.rows; ++r) {
-    const float inv_r = 1.0f / std::sqrt(degree_plus_one[r]);
+    const float inv_r = inv[static_cast<std::size_t>(r)];
     bool self_added = false;
     auto add = [&](LocalId c) {
       out.indices.push_back(c);
-      out.values.push_back(inv_r / std::sqrt(degree_plus_one[c]));
+      out.values.push_back(inv_r * inv[static_cast<std::size_t>(c)]);
     };
     for (LocalId c : adjacency.neighbors(r)) {
       if (!self_added && c >= r) {
@@ -128,6 +132,22 @@ Csr transpose(const Csr& a) {
     }
   }
   return t;
+}
+
+// Row r's entries are visited in order of r, so with every row sorted by column the entry
+// (c, r) is the next unvisited one of row c: one pass, a cursor per row.
+bool is_symmetric(const Csr& a) {
+  if (a.rows != a.cols) return false;
+  std::vector<EdgeOffset> cursor(a.offsets.begin(), a.offsets.end() - 1);
+  for (LocalId r = 0; r < a.rows; ++r)
+    for (EdgeOffset k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
+      const LocalId c = a.indices[k];
+      EdgeOffset& next = cursor[static_cast<std::size_t>(c)];
+      if (next == a.offsets[c + 1] || a.indices[next] != r) return false;
+      if (!a.values.empty() && a.values[next] != a.values[k]) return false;
+      ++next;
+    }
+  return true;
 }
 
 void validate(const Csr& a, const char* what) {

@@ -8,8 +8,15 @@ namespace strata::kernels {
 Buffer::Buffer(const Backend& backend, std::size_t bytes)
     : backend_(&backend), data_(bytes > 0 ? backend.allocate(bytes) : nullptr), bytes_(bytes) {}
 
+Buffer Buffer::borrowed(void* data, std::size_t bytes) {
+  Buffer b;
+  b.data_ = data;
+  b.bytes_ = bytes;
+  return b;
+}
+
 Buffer::~Buffer() {
-  if (data_ != nullptr) backend_->release(data_);
+  if (data_ != nullptr && backend_ != nullptr) backend_->release(data_);
 }
 
 Buffer::Buffer(Buffer&& other) noexcept
@@ -19,8 +26,8 @@ Buffer::Buffer(Buffer&& other) noexcept
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
   if (this != &other) {
-    if (data_ != nullptr) backend_->release(data_);
-    backend_ = other.backend_;
+    if (data_ != nullptr && backend_ != nullptr) backend_->release(data_);
+    backend_ = std::exchange(other.backend_, nullptr);
     data_ = std::exchange(other.data_, nullptr);
     bytes_ = std::exchange(other.bytes_, 0);
   }
@@ -33,6 +40,15 @@ Tensor::Tensor(const Backend& backend, std::int64_t rows, std::int64_t cols)
       cols_(cols) {
   STRATA_CHECK(rows >= 0 && cols >= 0, "Tensor: shape ", rows, "x", cols);
   if (buffer_.bytes() > 0) backend.zero(buffer_.data(), buffer_.bytes());
+}
+
+Tensor Tensor::view_of(float* data, std::int64_t rows, std::int64_t cols) {
+  STRATA_CHECK(rows >= 0 && cols >= 0, "Tensor::view_of: shape ", rows, "x", cols);
+  Tensor t;
+  t.buffer_ = Buffer::borrowed(data, static_cast<std::size_t>(rows * cols) * sizeof(float));
+  t.rows_ = rows;
+  t.cols_ = cols;
+  return t;
 }
 
 Tensor to_backend(const Backend& backend, ConstMatrixView host) {

@@ -139,9 +139,14 @@ class ProfilingBackend : public Backend {
     record_("zero", {static_cast<double>(bytes), 0, 0}, [&] { inner_.zero(data, bytes); });
   }
   void synchronize() const override { inner_.synchronize(); }
+  bool host_memory() const override { return inner_.host_memory(); }
 
   std::unique_ptr<SparseMatrix> sparse(CsrView a) const override {
     return std::make_unique<ProfiledSparse>(inner_.sparse(a), static_cast<double>(a.nnz()),
+                                            record_);
+  }
+  std::unique_ptr<SparseMatrix> sparse_view(CsrView a) const override {
+    return std::make_unique<ProfiledSparse>(inner_.sparse_view(a), static_cast<double>(a.nnz()),
                                             record_);
   }
   std::unique_ptr<SparseFeatureMatrix> sparse_features(CsrView x) const override {

@@ -45,7 +45,9 @@ ModelShape ConvModel::shape(const ModelConfig& c, const GraphSize& g) const {
 
 // Per layer P and G (the gradient accumulator, where one is kept) over the columns, Z and
 // Y over the rows; the first layer's root term and its gradient over the rows
-// (ConvStage's constructor).
+// (ConvStage's constructor). Shared (ConvStage::shares_memory): P0 lies in the scratch, a
+// later layer's Z (transform first) or P (aggregate first, no halo) is the previous Y, and
+// a recomputing layer keeps no Z.
 std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
                                      const StageRows& r) const {
   std::int64_t floats = 0;
@@ -54,12 +56,44 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const bool after = ConvStage::aggregates_first(c, l, r.reads_history);
     const std::int64_t exchanged = r.columns * (after ? in : out);
     const bool accumulator = l > 0 ? !r.whole_rows_only : !after;
-    floats += exchanged + (after || l > 0 ? r.owned * in : 0) + r.owned * out +
+    const bool p_shared = r.shares && (l == 0 || (l > first && after && !r.halo));
+    const bool z_kept = (after || l > 0) && !(r.shares && l > first && !after) &&
+                        !(r.recompute && r.shares && !r.halo && after);
+    floats += (p_shared ? 0 : exchanged) + (z_kept ? r.owned * in : 0) + r.owned * out +
               (accumulator ? exchanged : 0);
     if (root_weight_ && l == 0) floats += 2 * r.owned * out;
   }
   if (first > 0) floats += 2 * r.owned * c.width(first);
   return floats + r.owned * c.width(last);
+}
+
+// ConvStage::backward: d loss / d Y alternates between two buffers (the second holds P0
+// when shared), plus d loss / d P or the Zᵀ product's input, and a recomputed Z's slice.
+std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last,
+                                       const StageRows& r, std::int64_t block) const {
+  std::int64_t grad[2] = {block * c.width(last), 0}, to_z = 0, to_p = 0, slice = 0;
+  int buffer = 0;
+  for (int l = last - 1; l >= first && l > 0; --l) {
+    const bool after = ConvStage::aggregates_first(c, l, r.reads_history);
+    if (after) to_z = std::max(to_z, block * c.width(l));
+    if (!after) to_p = std::max(to_p, block * c.width(l + 1));
+    buffer ^= 1;
+    if (l > first) grad[buffer] = std::max(grad[buffer], block * c.width(l));
+  }
+  if (r.shares && first == 0) {
+    const bool after = ConvStage::aggregates_first(c, 0, r.reads_history);
+    grad[1] = std::max(grad[1], r.columns * c.width(after ? 0 : 1));
+    for (int l = first; l <= last; ++l) grad[1] = std::max(grad[1], r.owned * c.width(l));
+  }
+  if (r.recompute && r.shares && !r.halo)
+    for (int l = first; l < last; ++l)
+      if (ConvStage::aggregates_first(c, l, false))
+        slice = std::max(slice, std::min(block, std::int64_t{ConvStage::kSliceRows}) * c.width(l));
+  return grad[0] + grad[1] + to_z + to_p + slice;
+}
+
+bool ConvModel::multiplies_features(const ModelConfig& c) const {
+  return root_weight_ || !ConvStage::aggregates_first(c, 0, false);
 }
 
 // The features (layer 0's input) get no gradient, and layer 0 exchanges or scatters the

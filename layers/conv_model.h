@@ -20,7 +20,9 @@ class ConvModel : public ModelType {
   std::int64_t stage_floats(const ModelConfig& c, int first, int last,
                             const StageRows& rows) const override;
   std::int64_t stage_width(const ModelConfig& c, int first, int last) const override;
-  int scratch_buffers() const override { return 3; }
+  std::int64_t scratch_floats(const ModelConfig& c, int first, int last, const StageRows& rows,
+                              std::int64_t block) const override;
+  bool multiplies_features(const ModelConfig& c) const override;
   std::unique_ptr<Stage> make_stage(const StageSetup& setup, int first, int last) const override;
 
  private:

@@ -1,9 +1,11 @@
 #include "conv_stage.h"
 
+#include <algorithm>
+
 namespace strata {
 namespace {
 
-enum Scratch { kGradY, kGradX, kGradZ, kGradP };
+enum Scratch { kGradY, kGradX, kGradZ, kGradP, kSlice };
 
 }  // namespace
 
@@ -16,6 +18,9 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_wei
   const std::int64_t n = graph_.rows(), cols = graph_.columns();
   const bool history = graph_.chunked() && !graph_.has_halo();
   const std::size_t bias = model_.bias ? 1 : 0, per_layer = 1 + bias + (root_weight ? 1 : 0);
+  // One block per pass: each forward ends before its backward begins, so buffers whose
+  // uses never overlap share memory (shares_memory).
+  const bool share = shares_memory(graph_);
   for (int l = first; l < last; ++l) {
     const int in = model_.width(l), out = model_.width(l + 1);
     const bool after = aggregates_first(model_, l, history);
@@ -25,8 +30,22 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_wei
     if (root_weight) root = weight + 1 + bias;
     // Layer 0 keeps dP0 when it transforms first (end_backward needs every block's).
     kernels::Tensor g = l > 0 ? gradient_buffer(exchanged) : tensor(after ? 0 : cols, exchanged);
-    layers_.push_back({l, after, weight, root, tensor(cols, exchanged),
-                       tensor(after || l > 0 ? n : 0, in), tensor(n, out), std::move(g)});
+    kernels::Tensor p, z;
+    if (share && l == 0)
+      p = first_input_over_scratch(cols, exchanged);
+    else if (share && l > first && after && !graph_.has_halo())
+      p = kernels::Tensor::view_of(layers_.back().y.data(), cols, in);
+    else
+      p = tensor(cols, exchanged);
+    // Recomputing, Z = Â P is made again from P in the backward: P of a later layer is the
+    // previous Y, alive until then; P0 is rebuilt from the features into Y0, dead by then.
+    const bool recompute = setup.recompute && share && !graph_.has_halo() && after;
+    if (share && l > first && !after)
+      z = kernels::Tensor::view_of(layers_.back().y.data(), n, in);
+    else if (!recompute)
+      z = tensor(after || l > 0 ? n : 0, in);
+    layers_.push_back({l, after, weight, root, std::move(p), std::move(z), tensor(n, out),
+                       std::move(g), recompute});
   }
   if (first == 0 && root_weight) {
     root_ = tensor(n, model_.width(1));
@@ -37,6 +56,20 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_wei
     input_grad_ = tensor(n, model_.width(first));
   }
   output_grad_ = tensor(n, model_.width(last));
+}
+
+bool ConvStage::shares_memory(const BlockGraph& graph) {
+  return !graph.chunked();
+}
+
+// P0 over the backward's kGradX scratch: P0 is rebuilt every pass and dead once the
+// forward has aggregated it, before the backward writes the scratch. The scratch is made
+// as large as any backward asks, so that it never moves.
+kernels::Tensor ConvStage::first_input_over_scratch(std::int64_t cols, int width) {
+  std::int64_t floats = cols * width;
+  for (int l = first_; l <= last_; ++l)
+    floats = std::max(floats, graph_.rows() * static_cast<std::int64_t>(model_.width(l)));
+  return kernels::Tensor::view_of(scratch(kGradX, floats, 1).data, cols, width);
 }
 
 void ConvStage::begin_epoch(std::int64_t epoch, bool training) {
@@ -79,8 +112,11 @@ void ConvStage::forward(const Block& b) {
   for (std::size_t j = 0; j < layers_.size(); ++j) {
     forward_layer(layers_[j], b);
     if (j + 1 < layers_.size()) {
+      // The next layer's input is Y itself where they share memory: dropout in place. The
+      // ReLU's backward then reads the dropped Y, whose zeros are Y's or dropout's: either
+      // way the gradient there is zero, as it is from Y.
       const MatrixView next = input_of(layers_[j + 1], b);
-      backend_.copy(rows(layers_[j].y, b), next);
+      if (next.data != rows(layers_[j].y, b).data) backend_.copy(rows(layers_[j].y, b), next);
       drop(next, b, layers_[j + 1].index);
     }
   }
@@ -105,7 +141,13 @@ void ConvStage::forward_layer(Layer& layer, const Block& b) {
 void ConvStage::aggregate_layer(Layer& layer, const Block& b) {
   const MatrixView y = rows(layer.y, b);
   const ConstMatrixView w = parameters_.value(layer.weight);
-  if (layer.aggregate_first) {
+  if (layer.recompute) {
+    for (const Block& s : slices(b)) {
+      const MatrixView z = scratch(kSlice, s.size(), model_.width(layer.index));
+      graph_.aggregate(s, layer.p.view(), z);
+      backend_.gemm(false, false, 1.0f, z, w, 0.0f, piece_rows(y, b, s));
+    }
+  } else if (layer.aggregate_first) {
     const MatrixView z = rows(layer.z, b);
     graph_.aggregate(b, layer.p.view(), z);
     backend_.gemm(false, false, 1.0f, z, w, 0.0f, y);
@@ -165,8 +207,34 @@ void ConvStage::backward(const Block& b) {
 void ConvStage::start_layer(Layer& layer, const Block& b, MatrixView grad_y, MatrixView grad_z) {
   activation_backward(layer, b, grad_y);
   if (grad_z.data == nullptr) return;
-  backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_y, parameters_.sum(layer.weight));
+  weight_gradient(layer, b, grad_y);
   backend_.gemm(false, true, 1.0f, grad_y, parameters_.value(layer.weight), 0.0f, grad_z);
+}
+
+void ConvStage::weight_gradient(Layer& layer, const Block& b, ConstMatrixView grad_y) {
+  const kernels::GradientSums sums = parameters_.sum(layer.weight);
+  if (!layer.recompute) {
+    backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_y, sums);
+    return;
+  }
+  kernels::Tensor p;  // layer 0: P0 again, this pass's mask, in Y0 (its ReLU's backward ran)
+  if (layer.index == 0) {
+    p = kernels::Tensor::view_of(layer.y.data(), graph_.columns(), model_.width(0));
+    features_->copy_to(p.view());
+  }
+  const ConstMatrixView input = layer.index == 0 ? p.view() : layer.p.view();
+  for (const Block& s : slices(b)) {
+    const MatrixView z = scratch(kSlice, s.size(), model_.width(layer.index));
+    graph_.aggregate(s, input, z);
+    backend_.gemm_tn_accumulate(1.0f, z, piece_rows(grad_y, b, s), sums);
+  }
+}
+
+std::vector<Block> ConvStage::slices(const Block& b) const {
+  std::vector<Block> out;
+  for (LocalId r = b.begin; r < b.end; r += kSliceRows)
+    out.push_back({r, std::min(r + kSliceRows, b.end), kRowSlice});
+  return out;
 }
 
 // The rows `piece` of a's layer once its gradient through Âᵀ is in (taken into grad_p
@@ -195,7 +263,7 @@ void ConvStage::activation_backward(Layer& layer, const Block& b, MatrixView gra
 void ConvStage::first_layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y) {
   if (layer.root) backend_.copy(grad_y, rows(root_grad_, b));
   if (layer.aggregate_first)
-    backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_y, parameters_.sum(layer.weight));
+    weight_gradient(layer, b, grad_y);
   else if (whole_rows_only())
     graph_.transpose_multiply(b, grad_y, layer.g.view());
   else

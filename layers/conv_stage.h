@@ -22,6 +22,15 @@ class ConvStage : public Stage {
   // Whether layer l aggregates first in this setting (as above).
   static bool aggregates_first(const ModelConfig& model, int l, bool reads_history);
 
+  // Whether a stage over graph shares memory between buffers whose uses never overlap:
+  // with one block per pass (unchunked), each forward ends before its backward begins, and
+  // then P0 lives in the backward's scratch and a layer's input (Z, or P without a halo)
+  // is the previous layer's Y, dropped in place.
+  static bool shares_memory(const BlockGraph& graph);
+  // Rows of Z a recomputing layer holds at once (1 MiB at width 64): a multiple of the CPU
+  // weight gradient's blocks, so that its sums add up in the same order as over b whole.
+  static constexpr LocalId kSliceRows = 4096;
+
   void begin_epoch(std::int64_t epoch, bool training) override;
   MatrixView input_rows(const Block& b) override { return rows(input_raw_, b); }
   void forward(const Block& b) override;
@@ -45,7 +54,9 @@ class ConvStage : public Stage {
     kernels::Tensor z;                // aggregate first: Â P; transform first: dropout(X) (l > 0)
     kernels::Tensor y;                // the output, ReLU applied but on the model's last layer
     kernels::Tensor g;                // columns(): d loss / d P, scattered into by every block
+    bool recompute = false;           // aggregate first without Z: Â P again in the backward
   };
+  kernels::Tensor first_input_over_scratch(std::int64_t cols, int width);
   void prepare_first_layer();
   void root_backward(Layer& layer, const Block& b, ConstMatrixView grad_y, MatrixView grad_x);
   MatrixView input_of(Layer& layer, const Block& b);
@@ -53,6 +64,9 @@ class ConvStage : public Stage {
   // Y[b] from the exchanged P: aggregation, W (aggregate first), root term, bias, ReLU.
   void aggregate_layer(Layer& layer, const Block& b);
   void activation_backward(Layer& layer, const Block& b, MatrixView grad_y);
+  // Aggregate first: dW += Zᵀ dY over b's rows, Z kept or recomputed slice by slice.
+  void weight_gradient(Layer& layer, const Block& b, ConstMatrixView grad_y);
+  std::vector<Block> slices(const Block& b) const;
   void first_layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y);
   // A layer whose gradient through Âᵀ is still arriving, and the scratch rows (of a whole
   // block) its backward ends in: d loss / d Y, d loss / d P (grad_x itself when the layer

@@ -1,19 +1,27 @@
 #include "strata/layers/features.h"
 
+#include <utility>
+
 namespace strata {
 
-Features::Features(const kernels::Backend& backend, ConstMatrixView dense)
-    : backend_(backend), raw_(kernels::to_backend(backend, dense)) {}
+Features::Features(const kernels::Backend& backend, ConstMatrixView dense) : backend_(backend) {
+  if (backend.host_memory()) {
+    raw_ = dense;
+    return;
+  }
+  owned_ = kernels::to_backend(backend, dense);
+  raw_ = std::as_const(owned_).view();
+}
 
 Features::Features(const kernels::Backend& backend, CsrView sparse)
     : backend_(backend), sparse_(backend.sparse_features(sparse)) {}
 
 std::int64_t Features::rows() const {
-  return sparse_ ? sparse_->rows() : raw_.rows();
+  return sparse_ ? sparse_->rows() : raw_.rows;
 }
 
 std::int64_t Features::cols() const {
-  return sparse_ ? sparse_->cols() : raw_.cols();
+  return sparse_ ? sparse_->cols() : raw_.cols;
 }
 
 void Features::drop(const GlobalId* row_ids, float p, std::uint64_t seed, std::int64_t epoch) {
@@ -24,11 +32,8 @@ void Features::drop(const GlobalId* row_ids, float p, std::uint64_t seed, std::i
       sparse_->reset();
     return;
   }
-  dropping_ = p > 0.0f;
-  if (!dropping_) return;
-  kernels::shaped(backend_, dropped_, raw_.rows(), raw_.cols());
-  backend_.copy(raw_.view(), dropped_.view());
-  backend_.dropout(dropped_.view(), row_ids, p, seed, epoch, 0);
+  dropout_ = {row_ids, p, seed, epoch};
+  dropped_current_ = false;
 }
 
 void Features::multiply(ConstMatrixView w, MatrixView y) {
@@ -46,14 +51,30 @@ void Features::accumulate_transposed(ConstMatrixView g, kernels::GradientSums su
 }
 
 void Features::copy_to(MatrixView out) {
-  if (sparse_)
+  if (sparse_) {
     sparse_->to_dense(out);
-  else
-    backend_.copy(dense(), out);
+  } else if (dropped_current_) {
+    backend_.copy(dropped_.view(), out);
+  } else {
+    backend_.copy(raw_, out);
+    apply_dropout(out);
+  }
 }
 
-ConstMatrixView Features::dense() const {
-  return dropping_ ? dropped_.view() : raw_.view();
+ConstMatrixView Features::dense() {
+  if (dropout_.p <= 0.0f) return raw_;
+  if (!dropped_current_) {
+    kernels::shaped(backend_, dropped_, raw_.rows, raw_.cols);
+    backend_.copy(raw_, dropped_.view());
+    apply_dropout(dropped_.view());
+    dropped_current_ = true;
+  }
+  return std::as_const(dropped_).view();
+}
+
+void Features::apply_dropout(MatrixView x) const {
+  if (dropout_.p > 0.0f)
+    backend_.dropout(x, dropout_.row_ids, dropout_.p, dropout_.seed, dropout_.epoch, 0);
 }
 
 }  // namespace strata

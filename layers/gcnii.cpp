@@ -57,7 +57,11 @@ class Gcnii : public ModelType {
   }
 
   std::int64_t stage_width(const ModelConfig& c, int, int) const override { return c.hidden; }
-  int scratch_buffers() const override { return 3; }
+  std::int64_t scratch_floats(const ModelConfig& c, int, int, const StageRows&,
+                              std::int64_t block) const override {
+    return 3 * block * c.hidden;
+  }
+  bool multiplies_features(const ModelConfig&) const override { return true; }
 
   std::unique_ptr<Stage> make_stage(const StageSetup& setup, int first, int last) const override {
     return std::make_unique<GcniiStage>(setup, first, last);

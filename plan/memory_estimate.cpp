@@ -17,21 +17,31 @@ std::int64_t feature_bytes(const FeatureMatrix& f) {
   return csr_bytes(f.rows(), f.nnz(), true);
 }
 
-// Chunk-order features, plus what the first layer derives from them: a dropped dense
-// copy, or the sparse values and the transpose (with its source index).
-std::int64_t first_stage_feature_bytes(const FeatureMatrix& f) {
-  if (!f.is_sparse()) return 2 * feature_bytes(f);
+// Chunk-order features (none in local mode, which reads the dataset's), plus what the
+// first layer derives from them: a dropped dense copy where it multiplies them, or the
+// sparse values and the transpose (with its source index).
+std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig& model,
+                                       bool in_place) {
+  if (!f.is_sparse()) {
+    const bool dropped = model.dropout > 0 && model_type(model.kind).multiplies_features(model);
+    return (in_place ? 0 : feature_bytes(f)) + (dropped ? feature_bytes(f) : 0);
+  }
   return feature_bytes(f) + f.nnz() * kFloat + csr_bytes(f.cols(), f.nnz(), true) +
          f.nnz() * kOffset;
 }
 
 // Â's `rows` rows over `cols` columns (cols = rows but for a hybrid rank's halo) as the
-// layout holds it, and the copies the backend multiplies (block_rows.h): the whole matrix
-// (evaluation), and with one chunk its transpose, with several each chunk's rows and their
-// transpose over the columns they touch (at most all its entries and at most all columns).
-std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, int chunks) {
+// layout holds it, and the copies the backend multiplies (block_rows.h). With a halo and
+// one chunk: the split's pieces of rows and their transposes. Otherwise the whole matrix
+// (evaluation) is the layout's own, and with one chunk its transpose is too where Â is
+// symmetric; with several chunks, each chunk's rows and their transpose over the columns
+// they touch (at most all its entries and at most all columns).
+std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, int chunks,
+                          bool halo, bool symmetric) {
   const std::int64_t a_hat = csr_bytes(rows, nnz, true);
-  std::int64_t copies = a_hat + (chunks == 1 ? csr_bytes(cols, nnz, true) : 0);
+  std::int64_t copies = 0;
+  if (chunks == 1 && (halo || !symmetric)) copies += csr_bytes(cols, nnz, true);
+  if (chunks == 1 && halo) copies += a_hat;
   if (chunks > 1) {
     const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * cols, nnz);
     copies += a_hat + nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);
@@ -55,12 +65,14 @@ std::int64_t dataset_bytes(const Dataset& data) {
 // and of the columns its rows touch, at most the block's entries and at most every column.
 // A whole backward (--stale-grad exact) runs one block of every row even when chunked.
 std::int64_t scratch_bytes(const ModelType& type, const ModelConfig& m, int first, int last,
-                           std::int64_t owned, std::int64_t cols, std::int64_t entries,
-                           const ChunkPlan& plan) {
+                           const StageRows& rows, std::int64_t entries, const ChunkPlan& plan) {
   const int blocks = plan.whole_backward ? 1 : plan.chunks;
-  const std::int64_t block = (owned + blocks - 1) / blocks;
-  const std::int64_t touched = blocks > 1 ? std::min(cols, (entries + blocks - 1) / blocks) : 0;
-  return (type.scratch_buffers() * block + touched) * type.stage_width(m, first, last) * kFloat;
+  const std::int64_t block = (rows.owned + blocks - 1) / blocks;
+  const std::int64_t touched =
+      blocks > 1 ? std::min(rows.columns, (entries + blocks - 1) / blocks) : 0;
+  return (type.scratch_floats(m, first, last, rows, block) +
+          touched * type.stage_width(m, first, last)) *
+         kFloat;
 }
 
 // A stage's buffers over `cols` rows (owned and halo) and its parameters (value,
@@ -71,9 +83,10 @@ void add_stage(MemoryEstimate& e, const ModelConfig& model, const StageBounds& b
   const ModelType& type = model_type(model.kind);
   const int first = bounds[stage], last = bounds[stage + 1];
   const std::int64_t cols = part.owned + part.halo;
-  const StageRows rows{part.owned, cols, chunks > 1 && !halo, chunks == 1 && !halo};
+  const StageRows rows{part.owned,  cols, chunks > 1 && !halo, chunks == 1 && !halo,
+                       chunks == 1, halo, plan.recompute};
   e.activations = type.stage_floats(model, first, last, rows) * kFloat;
-  e.activations += scratch_bytes(type, model, first, last, part.owned, cols, part.entries, plan);
+  e.activations += scratch_bytes(type, model, first, last, rows, part.entries, plan);
   // Halo exchange buffers, which only grow: one send and one receive buffer for the whole
   // graph (evaluation) and one each per chunk, whose rows add up to the whole's.
   const std::int64_t width = type.stage_width(model, first, last);
@@ -119,8 +132,10 @@ MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& 
   const std::int64_t nnz = data.adjacency.nnz() + (self_loops(model) ? n : 0);
   MemoryEstimate e;
   e.dataset = dataset_bytes(data);
-  e.layout = layout_bytes(n, n, nnz, plan.chunks);
-  if (bounds[stage] == 0) e.features = first_stage_feature_bytes(data.features);
+  const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
+  e.layout = layout_bytes(n, n, nnz, plan.chunks, false, symmetric);
+  if (bounds[stage] == 0)
+    e.features = first_stage_feature_bytes(data.features, model, plan.features_in_place);
   add_stage(e, model, bounds, stage, {n, 0, nnz}, plan, false, gradient_type);
   return e;
 }
@@ -135,9 +150,10 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
   e.dataset = dataset_bytes(data);
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
-  e.layout = layout_bytes(part.owned, rows, sizes.entries, plan.chunks);
+  e.layout = layout_bytes(part.owned, rows, sizes.entries, plan.chunks, true, false);
   // The first stage's features are its rows' share of the whole (sparse: by rows too).
-  if (bounds[stage] == 0 && n > 0) e.features = first_stage_feature_bytes(data.features) * rows / n;
+  if (bounds[stage] == 0 && n > 0)
+    e.features = first_stage_feature_bytes(data.features, model, false) * rows / n;
   add_stage(e, model, bounds, stage, sizes, plan, true, gradient_type);
   // Building the local rows normalizes and permutes the whole Â once, then frees both.
   e.setup = 2 * csr_bytes(n, data.adjacency.nnz() + n, true);

@@ -41,6 +41,10 @@ BlockRows::Chunk& BlockRows::chunk(const Block& b) {
 // A block of every row multiplies the whole matrix (local and graph mode take this path
 // every time); a chunk its own rows.
 void BlockRows::aggregate(const Block& b, ConstMatrixView x, MatrixView out) {
+  if (b.chunk == kRowSlice) {
+    slice(b).multiply(x, out);
+    return;
+  }
   if (b.chunk == kInteriorPiece || b.chunk == kBoundaryPiece) {
     aggregate_piece(b, x, out);
     return;
@@ -51,8 +55,7 @@ void BlockRows::aggregate(const Block& b, ConstMatrixView x, MatrixView out) {
   }
   settle();
   if (whole(b)) {
-    if (!a_hat_) a_hat_ = backend_.sparse(layout_.a_hat.view());
-    a_hat_->multiply(x, out);
+    whole_matrix().multiply(x, out);
     return;
   }
   Chunk& c = chunk(b);
@@ -61,8 +64,32 @@ void BlockRows::aggregate(const Block& b, ConstMatrixView x, MatrixView out) {
   if (progress_) progress_();
 }
 
+kernels::SparseMatrix& BlockRows::whole_matrix() {
+  if (!a_hat_) a_hat_ = backend_.sparse_view(layout_.a_hat.view());
+  return *a_hat_;
+}
+
+// A host backend multiplies the slice where it lies in Â; another gets a copy, made once.
+kernels::SparseMatrix& BlockRows::slice(const Block& b) {
+  STRATA_CHECK(!halo_ && b.begin >= 0 && b.end <= layout_.owned, "slice of rows [", b.begin, ", ",
+               b.end, ") of ", layout_.owned, halo_ ? " with a halo" : "");
+  std::unique_ptr<kernels::SparseMatrix>& m = slices_[b.begin];
+  if (m && m->rows() == b.size()) return *m;
+  const Csr& a = layout_.a_hat;
+  if (backend_.host_memory())
+    m = backend_.sparse_view({b.size(), a.cols, a.offsets.data() + b.begin, a.indices.data(),
+                              a.values.empty() ? nullptr : a.values.data()});
+  else
+    m = backend_.sparse(row_block_copy(a, b).view());
+  return *m;
+}
+
+// Â of an undirected graph (GCN's normalisation) is its own transpose, bit for bit.
 kernels::SparseMatrix& BlockRows::transposed_whole() {
-  if (!a_hat_transposed_) a_hat_transposed_ = backend_.sparse(transpose(layout_.a_hat).view());
+  if (a_hat_transposed_) return *a_hat_transposed_;
+  if (!symmetric_) symmetric_ = is_symmetric(layout_.a_hat);
+  if (*symmetric_) return whole_matrix();
+  a_hat_transposed_ = backend_.sparse(transpose(layout_.a_hat).view());
   return *a_hat_transposed_;
 }
 

@@ -13,7 +13,8 @@ namespace strata {
 namespace {
 
 ChunkPlan chunk_plan(const PipelineOptions& options, const TrainConfig& config) {
-  return {options.chunks, options.stale_grad == StaleGrad::kExact, config.compress};
+  return {options.chunks, options.stale_grad == StaleGrad::kExact, config.compress,
+          config.recompute};
 }
 
 Propagation propagation_of(const TrainConfig& config) {
@@ -68,10 +69,11 @@ std::vector<std::int32_t> chunks_of(const Dataset& data, const TrainConfig& conf
 std::unique_ptr<RankTrainer> trainer_on_dataset(RankGrid& grid, const Device& device,
                                                 const Dataset& data, RowLayout layout,
                                                 const RankSetup& setup) {
-  FeatureMatrix selected;
-  if (grid.stage() == 0) selected = data.features.select_rows(layout.owned_ids());
+  std::shared_ptr<const FeatureMatrix> selected;
+  if (grid.stage() == 0)
+    selected = std::make_shared<FeatureMatrix>(data.features.select_rows(layout.owned_ids()));
   StageLabels labels = stage_labels(data, layout.owned_ids());
-  RankData rank{std::move(layout), grid.stage() == 0 ? &selected : nullptr, std::move(labels)};
+  RankData rank{std::move(layout), std::move(selected), std::move(labels)};
   return std::make_unique<RankTrainer>(grid, device.backend, std::move(rank), setup);
 }
 
@@ -99,8 +101,10 @@ TrainResult train_one_process(const Dataset& data, const TrainConfig& config,
   const std::unique_ptr<Communicator> solo = make_solo_communicator();
   RankGrid grid(*solo, 1, device.to_data);
   const std::vector<std::int32_t> one_chunk(static_cast<std::size_t>(data.adjacency.rows), 0);
+  // The caller's features, not owned: they outlive the run.
+  const std::shared_ptr<const FeatureMatrix> features(std::shared_ptr<void>(), &data.features);
   RankData rank{
-      whole_graph_layout(data.adjacency, one_chunk, 1, propagation_of(config)), &data.features, {}};
+      whole_graph_layout(data.adjacency, one_chunk, 1, propagation_of(config)), features, {}};
   rank.labels = stage_labels(data, rank.layout.owned_ids());
   const RankSetup setup = setup_for(ParallelMode::kLocal, data.features.cols(), data.num_classes,
                                     config, {}, whole_model(config));
@@ -115,11 +119,13 @@ TrainResult train_graph_parallel(Communicator& comm, const Shard& shard, const T
   STRATA_REQUIRE(shard.parts == comm.size() && shard.graph.part == comm.rank(), "rank ",
                  comm.rank(), " of ", comm.size(), " was given part ", shard.graph.part, " of ",
                  shard.parts);
+  STRATA_REQUIRE(!config.recompute, "--recompute is for modes local and pipeline with --chunks 1; ",
+                 "graph mode's layers wait for a halo and keep what they aggregate");
   RankGrid grid(comm, comm.size(), device.to_data);
   RowLayout layout = shard_layout(shard.graph, shard.parts, propagation_of(config));
   const std::vector<GlobalId> old_of = interior_first(layout);
-  const FeatureMatrix features = shard.features.select_rows(old_of);
-  RankData rank{std::move(layout), &features, stage_labels(shard, old_of)};
+  auto features = std::make_shared<const FeatureMatrix>(shard.features.select_rows(old_of));
+  RankData rank{std::move(layout), std::move(features), stage_labels(shard, old_of)};
   const RankSetup setup = setup_for(ParallelMode::kGraph, shard.features.cols(), shard.num_classes,
                                     config, {}, whole_model(config));
   std::int64_t vertices = shard.graph.owned;
@@ -135,6 +141,9 @@ std::unique_ptr<RankTrainer> pipeline_trainer(RankGrid& grid, const Device& devi
                                               const PipelineOptions& options) {
   validate_train_config(config);
   validate_pipeline_options(options, grid.stages(), config.layers);
+  STRATA_REQUIRE(!config.recompute || options.chunks == 1, "--recompute needs --chunks 1 in ",
+                 "pipeline mode (chunks read history, which is kept), got --chunks ",
+                 options.chunks);
   StageBounds bounds = pipeline_stage_bounds(data, config, options, grid.stages());
   RowLayout layout = whole_graph_layout(data.adjacency, chunks_of(data, config, options),
                                         options.chunks, propagation_of(config));
@@ -172,6 +181,8 @@ TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainCon
                          const Device& device) {
   validate_train_config(config);
   STRATA_REQUIRE(!options.diagnose, "--diagnose is for mode pipeline (one part), not hybrid");
+  STRATA_REQUIRE(!config.recompute, "--recompute is for modes local and pipeline with --chunks 1, ",
+                 "not hybrid");
   const int parts = partition.parts;
   const int stages = hybrid_stages(comm, parts, config.layers);
   validate_pipeline_options(options, stages, config.layers);
@@ -230,6 +241,15 @@ MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& co
   return estimate_pipeline_memory(data,
                                   model_config_for(data.features.cols(), data.num_classes, config),
                                   bounds, stage, chunk_plan(options, config), gradient_type);
+}
+
+MemoryEstimate estimate_local_rank(const Dataset& data, const TrainConfig& config) {
+  ChunkPlan plan = chunk_plan({}, config);
+  plan.chunks = 1;
+  plan.features_in_place = true;
+  return estimate_pipeline_memory(data,
+                                  model_config_for(data.features.cols(), data.num_classes, config),
+                                  whole_model(config), 0, plan);
 }
 
 MemoryEstimate estimate_hybrid_rank(const Dataset& data, const TrainConfig& config,

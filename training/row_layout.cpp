@@ -22,6 +22,12 @@ std::vector<GlobalId> part_chunk_order(std::span<const std::int32_t> part_of,
   return order;
 }
 
+bool is_identity(std::span<const GlobalId> order) {
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (order[i] != static_cast<GlobalId>(i)) return false;
+  return true;
+}
+
 // The owned rows of each chunk, given the chunk of every local row (owned rows in chunk order).
 std::vector<Block> chunk_blocks(std::span<const std::int32_t> local_chunk, LocalId owned, int k) {
   std::vector<Block> blocks;
@@ -86,7 +92,10 @@ Csr permute_symmetric(const Csr& a, std::span<const GlobalId> order) {
   for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<LocalId>(i);
   Csr p;
   p.rows = p.cols = a.rows;
+  p.offsets.reserve(a.offsets.size());
   p.offsets.assign(1, 0);
+  p.indices.reserve(a.indices.size());
+  p.values.reserve(a.values.size());
   std::vector<std::pair<LocalId, float>> row;
   for (GlobalId v : order) {
     row.clear();
@@ -111,8 +120,8 @@ RowLayout whole_graph_layout(const Csr& adjacency, std::span<const std::int32_t>
   RowLayout l;
   l.order = part_chunk_order(one_part, chunk_of, k);
   l.owned = adjacency.rows;
-  l.a_hat = permute_symmetric(
-      propagation_matrix(adjacency, degrees_plus_one(adjacency), propagation), l.order);
+  l.a_hat = propagation_matrix(adjacency, degrees_plus_one(adjacency), propagation);
+  if (!is_identity(l.order)) l.a_hat = permute_symmetric(l.a_hat, l.order);
   std::vector<std::int32_t> local_chunk(chunk_of.size());
   for (std::size_t i = 0; i < l.order.size(); ++i) local_chunk[i] = chunk_of[l.order[i]];
   for (int c = 0; c < k; ++c)

@@ -31,6 +31,8 @@ void validate_train_config(const TrainConfig& c) {
   STRATA_REQUIRE(c.lr > 0.0f, "--lr must be positive, got ", c.lr);
   STRATA_REQUIRE(c.weight_decay >= 0.0f, "--weight-decay must not be negative, got ",
                  c.weight_decay);
+  STRATA_REQUIRE(!c.recompute || c.model != ModelKind::kGcnii,
+                 "--recompute is for models gcn and sage, not gcnii");
 }
 
 ModelConfig model_config_for(std::int64_t in_features, std::int32_t classes, const TrainConfig& c) {

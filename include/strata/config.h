@@ -83,6 +83,14 @@ struct Config {
     bool diagnose = false;
   } pipeline;
 
+  /// What a rank keeps in memory.
+  struct Memory {
+    /// Recompute each aggregation Â P in the backward instead of keeping it: one sparse
+    /// product more per GCN or GraphSAGE layer and epoch, a matrix of N x width less. Mode
+    /// local, and pipeline with one chunk; the weights are the same bit for bit.
+    bool recompute = false;
+  } memory;
+
   /// Graph and hybrid mode: the halo exchange of a block of every row.
   struct Halo {
     /// Multiply each layer's rows over their own part's columns while the halo rows travel,

@@ -44,6 +44,18 @@ class CpuSparse : public SparseMatrix {
   Csr a_;
 };
 
+// A CSR multiplied in place: its arrays belong to the caller.
+class CpuSparseView : public SparseMatrix {
+ public:
+  explicit CpuSparseView(CsrView a) : a_(a) {}
+  LocalId rows() const override { return a_.rows; }
+  LocalId cols() const override { return a_.cols; }
+  void multiply(ConstMatrixView x, MatrixView y, float beta) override { spmm(a_, x, y, beta); }
+
+ private:
+  CsrView a_;
+};
+
 class CpuSparseFeatures : public SparseFeatureMatrix {
  public:
   explicit CpuSparseFeatures(CsrView x) : x_(owned_copy(x)), features_(x_.view()) {}
@@ -91,9 +103,13 @@ class CpuBackend : public Backend {
   }
   void zero(void* data, std::size_t bytes) const override { std::memset(data, 0, bytes); }
   void synchronize() const override {}
+  bool host_memory() const override { return true; }
 
   std::unique_ptr<SparseMatrix> sparse(CsrView a) const override {
     return std::make_unique<CpuSparse>(a);
+  }
+  std::unique_ptr<SparseMatrix> sparse_view(CsrView a) const override {
+    return std::make_unique<CpuSparseView>(a);
   }
   std::unique_ptr<SparseFeatureMatrix> sparse_features(CsrView x) const override {
     return std::make_unique<CpuSparseFeatures>(x);

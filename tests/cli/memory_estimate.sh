@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The per-rank memory estimate of pipeline and hybrid mode against each rank's measured
-# peak resident memory: on a graph where activations dominate (30,000 vertices, hidden
-# 256, 4 layers, 4 ranks), every rank's measured/estimate must lie within BOUNDS. The
-# README quotes 3 to 12% on larger graphs; here a 30% error in the activations moves the
-# ratio of the fullest rank by about 15%.
+# The per-rank memory estimate of local, pipeline and hybrid mode against each rank's
+# measured peak resident memory: on a graph where activations dominate (30,000 vertices,
+# hidden 256, 4 layers; pipeline and hybrid on 4 ranks), every rank's measured/estimate
+# must lie within BOUNDS. The README quotes 1 to 12% on larger graphs; here a 30% error in
+# the activations moves the ratio of the fullest rank by about 15%. Local mode runs with
+# and without --recompute, whose estimate must also be the smaller.
 # Usage: memory_estimate.sh STRATA MPIRUN
 set -euo pipefail
 strata=$1
@@ -12,6 +13,18 @@ low=0.85 high=1.15
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 graph=(--dataset synthetic --nodes 30000 --avg-degree 4 --hidden 256 --layers 4 --chunks 4 --epochs 2)
+check() {  # layout, expected memory lines
+  python3 - "$out" "$1" "$2" "$low" "$high" <<'EOF_PY'
+import re, sys
+text, layout, count = open(sys.argv[1]).read(), sys.argv[2], int(sys.argv[3])
+low, high = float(sys.argv[4]), float(sys.argv[5])
+ratios = [float(r) for r in re.findall(r"^memory, rank \d+: .*\(measured/estimate ([0-9.]+)\)$", text, re.M)]
+assert len(ratios) == count, f"{layout}: {len(ratios)} memory lines, expected {count}:\n{text}"
+bad = [r for r in ratios if not low <= r <= high]
+assert not bad, f"{layout}: measured/estimate {ratios}, outside [{low}, {high}]"
+print(f"ok   {layout}: measured/estimate {ratios}")
+EOF_PY
+}
 for layout in "--mode pipeline" "--mode hybrid --parts 2"; do
   # shellcheck disable=SC2086 # the layout is several words
   timeout 240 "$mpirun" -np 4 "$strata" train "${graph[@]}" $layout >"$out" 2>&1 || {
@@ -19,13 +32,17 @@ for layout in "--mode pipeline" "--mode hybrid --parts 2"; do
     echo "FAIL $layout: exit status $?"
     exit 1
   }
-  python3 - "$out" "$layout" "$low" "$high" <<'EOF_PY'
-import re, sys
-text, layout, low, high = open(sys.argv[1]).read(), sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
-ratios = [float(r) for r in re.findall(r"^memory, rank \d+: .*\(measured/estimate ([0-9.]+)\)$", text, re.M)]
-assert len(ratios) == 4, f"{layout}: {len(ratios)} memory lines, expected 4:\n{text}"
-bad = [r for r in ratios if not low <= r <= high]
-assert not bad, f"{layout}: measured/estimate {ratios}, outside [{low}, {high}]"
-print(f"ok   {layout}: measured/estimate {ratios}")
-EOF_PY
+  check "$layout" 4
 done
+estimates=()
+for extra in "" "--recompute"; do
+  # shellcheck disable=SC2086 # empty or one word
+  timeout 240 "$strata" train "${graph[@]}" --mode local $extra >"$out" 2>&1 || {
+    tail -n 20 "$out"
+    echo "FAIL local $extra: exit status $?"
+    exit 1
+  }
+  check "local $extra" 1
+  estimates+=("$(sed -n 's/^memory, rank 0: .*estimated \([0-9.]*\) MB.*/\1/p' "$out")")
+done
+python3 -c "import sys; k, r = map(float, sys.argv[1:]); assert r < k, (k, r); print(f'ok   --recompute estimate {r} MB < {k} MB')" "${estimates[@]}"

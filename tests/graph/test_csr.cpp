@@ -56,6 +56,31 @@ TEST_CASE("gcn_normalize matches D^-1/2 (A+I) D^-1/2") {
       CHECK(n.values[k] == Approx(1.0 / std::sqrt(d[r] * d[n.indices[k]])));
 }
 
+TEST_CASE("Â of an undirected graph is its own transpose bit for bit; is_symmetric says so") {
+  std::vector<Edge> edges;
+  for (GlobalId v = 0; v < 200; ++v)  // irregular degrees: 1/sqrt products of many pairs
+    for (GlobalId u : {(v * 7 + 3) % 200, (v * v + 11) % 200, (v / 3) % 200})
+      edges.push_back({v, u});
+  const Csr a = build_csr(200, edges, BuildOptions{});
+  const Csr n = gcn_normalize(a, degrees_plus_one(a));
+  const Csr t = transpose(n);
+  CHECK(t.offsets == n.offsets);
+  CHECK(t.indices == n.indices);
+  CHECK(t.values == n.values);  // exact: value(r, c) = inv[r] * inv[c]
+  CHECK(is_symmetric(n));
+  CHECK(is_symmetric(a));
+  CHECK_FALSE(is_symmetric(mean_normalize(a, degrees_plus_one(a))));  // 1 / degree of the row
+  const Csr directed = build_csr(3, std::vector<Edge>{{0, 1}, {1, 2}}, {.symmetrize = false});
+  CHECK_FALSE(is_symmetric(directed));
+  Csr unsorted = n;  // symmetric, but a row out of column order is refused
+  std::swap(unsorted.indices[unsorted.offsets[5]], unsorted.indices[unsorted.offsets[5] + 1]);
+  std::swap(unsorted.values[unsorted.offsets[5]], unsorted.values[unsorted.offsets[5] + 1]);
+  CHECK_FALSE(is_symmetric(unsorted));
+  Csr changed = n;  // one value off by one unit in the last place
+  changed.values[3] = std::nextafter(changed.values[3], 1.0f);
+  CHECK_FALSE(is_symmetric(changed));
+}
+
 TEST_CASE("mean_normalize averages each row's neighbours, without self-loops") {
   const Csr a = path_graph();
   const Csr m = mean_normalize(a, degrees_plus_one(a));

@@ -16,6 +16,41 @@ TEST_CASE("CPU backend: SpMM with no entries leaves beta · y, 0 for beta = 0", 
   test::check_sparse_features_without_entries(*backend);
 }
 
+TEST_CASE("CPU backend: sparse_view multiplies the caller's CSR in place, a row block too",
+          "[kernels][spmm]") {
+  const auto backend = kernels::make_cpu_backend();
+  REQUIRE(backend->host_memory());
+  Csr a = test::random_csr(37, 29, 0.3f, 4);
+  std::vector<float> xs, copied, viewed;
+  const MatrixView x = test::random_view(xs, 29, 19, 1, 5);
+  const auto run = [&](kernels::SparseMatrix& m, std::vector<float>& out) {
+    out.assign(static_cast<std::size_t>(m.rows()) * 19, 0.0f);
+    m.multiply(x, {out.data(), m.rows(), 19, 19});
+  };
+  run(*backend->sparse(a.view()), copied);
+  const std::unique_ptr<kernels::SparseMatrix> view = backend->sparse_view(a.view());
+  run(*view, viewed);
+  CHECK(viewed == copied);
+  // Rows [10, 30) as a view into a's arrays (offsets not from zero) and as a copy of its own.
+  const CsrView block{20, 29, a.offsets.data() + 10, a.indices.data(), a.values.data()};
+  CHECK(block.nnz() == a.offsets[30] - a.offsets[10]);
+  Csr own;
+  own.rows = 20;
+  own.cols = 29;
+  own.offsets.clear();
+  for (LocalId r = 10; r <= 30; ++r) own.offsets.push_back(a.offsets[r] - a.offsets[10]);
+  own.indices.assign(a.indices.begin() + a.offsets[10], a.indices.begin() + a.offsets[30]);
+  own.values.assign(a.values.begin() + a.offsets[10], a.values.begin() + a.offsets[30]);
+  run(*backend->sparse_view(block), viewed);
+  run(*backend->sparse(own.view()), copied);
+  CHECK(viewed == copied);
+  // The view reads the arrays as they are now: it holds no copy.
+  for (float& v : a.values) v *= 2.0f;
+  run(*view, viewed);
+  run(*backend->sparse(a.view()), copied);
+  CHECK(viewed == copied);
+}
+
 TEST_CASE("a plan whose construction throws leaves no entry; the next call makes it") {
   struct Plan {
     std::int64_t width;

@@ -129,3 +129,39 @@ TEST_CASE("a weights file round-trips and names what does not fit") {
                     Catch::Contains("conv2.weight[1] is not finite"));
   std::remove(path.c_str());
 }
+
+TEST_CASE(
+    "recomputing aggregations trains the same weights bit for bit; refused where it cannot run") {
+  for (bool sparse : {false, true})
+    for (ModelKind model : {ModelKind::kGcn, ModelKind::kSage}) {
+      INFO((sparse ? "sparse" : "dense") << " features, " << model_kind_name(model));
+      const Dataset d = testing::graph_mode_dataset(sparse);
+      TrainConfig config = testing::graph_mode_config(4);  // layers 0-2 aggregate first
+      config.model = model;
+      const TrainResult kept = train_one_process(d, config, nullptr);
+      const std::vector<TrainResult> kept_pipeline = run_mode("pipeline", 2, d, config);
+      config.recompute = true;
+      const TrainResult recomputed = train_one_process(d, config, nullptr);
+      CHECK(max_difference(recomputed.weights, kept.weights) == 0.0);
+      REQUIRE(recomputed.epochs.size() == kept.epochs.size());
+      for (std::size_t e = 0; e < kept.epochs.size(); ++e)
+        CHECK(recomputed.epochs[e].loss == kept.epochs[e].loss);
+      const std::vector<TrainResult> pipeline = run_mode("pipeline", 2, d, config);
+      for (std::size_t r = 0; r < pipeline.size(); ++r)
+        CHECK(max_difference(pipeline[r].weights, kept_pipeline[r].weights) == 0.0);
+    }
+  const Dataset d = testing::graph_mode_dataset(false);
+  TrainConfig config = testing::graph_mode_config(2);
+  config.recompute = true;
+  config.model = ModelKind::kGcnii;
+  CHECK_THROWS_WITH(train_one_process(d, config, nullptr),
+                    Catch::Contains("--recompute is for models gcn and sage"));
+  config.model = ModelKind::kGcn;
+  CHECK_THROWS_WITH(run_mode("graph", 2, d, config), Catch::Contains("--recompute is for modes"));
+  PipelineOptions chunked;
+  chunked.chunks = 4;
+  run_in_process(2, [&](Communicator& comm) {
+    CHECK_THROWS_WITH(train_pipeline(comm, d, config, chunked, nullptr),
+                      Catch::Contains("--recompute needs --chunks 1"));
+  });
+}

@@ -14,7 +14,9 @@ struct CsrView {
   const EdgeOffset* offsets = nullptr;  // rows + 1 entries
   const LocalId* indices = nullptr;     // offsets[rows] entries
   const float* values = nullptr;        // may be null: every value is 1
-  EdgeOffset nnz() const { return offsets[rows]; }
+  // offsets[0] is 0 but in a host view of a row block of a larger CSR, whose indices and
+  // values are the whole's (the CPU kernels take it; device backends copy a block).
+  EdgeOffset nnz() const { return offsets[rows] - offsets[0]; }
 };
 
 struct Csr {
@@ -65,6 +67,11 @@ std::vector<float> degrees_plus_one(const Csr& adjacency);
 
 // The transpose (cols x rows), values carried along.
 Csr transpose(const Csr& a);
+
+// Whether a equals its transpose entry for entry, values included, with every row sorted by
+// column (then a product with a is bit for bit one with its transpose). False for a matrix
+// whose rows are not sorted, symmetric or not.
+bool is_symmetric(const Csr& a);
 
 // Input validation: offsets monotone, indices in range, sizes consistent.
 void validate(const Csr& a, const char* what);

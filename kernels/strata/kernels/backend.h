@@ -33,6 +33,8 @@ class Buffer {
   Buffer& operator=(Buffer&& other) noexcept;
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
+  // `bytes` at data, which belongs to someone else and must outlive the result.
+  static Buffer borrowed(void* data, std::size_t bytes);
 
   void* data() { return data_; }
   const void* data() const { return data_; }
@@ -47,7 +49,7 @@ class Buffer {
   }
 
  private:
-  const Backend* backend_ = nullptr;
+  const Backend* backend_ = nullptr;  // null: borrowed, not released
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
 };
@@ -58,6 +60,9 @@ class Tensor {
  public:
   Tensor() = default;
   Tensor(const Backend& backend, std::int64_t rows, std::int64_t cols);
+  // rows x cols floats at data, another buffer's (which must outlive the result): two
+  // names for one matrix whose uses never overlap in time.
+  static Tensor view_of(float* data, std::int64_t rows, std::int64_t cols);
   std::int64_t rows() const { return rows_; }
   std::int64_t cols() const { return cols_; }
   std::int64_t size() const { return rows_ * cols_; }
@@ -123,8 +128,14 @@ class Backend {
   virtual void zero(void* data, std::size_t bytes) const = 0;
   // Waits for every operation queued so far (a timer's end).
   virtual void synchronize() const = 0;
+  // Whether this backend's memory is the host's: a host array may be handed to its
+  // operations as it is, without a copy.
+  virtual bool host_memory() const { return false; }
 
   virtual std::unique_ptr<SparseMatrix> sparse(CsrView a) const = 0;
+  // As sparse(a), but a host backend multiplies a's arrays where they are (no second copy
+  // of the graph in host memory): they must outlive the result. A device backend copies.
+  virtual std::unique_ptr<SparseMatrix> sparse_view(CsrView a) const { return sparse(a); }
   // x must carry values.
   virtual std::unique_ptr<SparseFeatureMatrix> sparse_features(CsrView x) const = 0;
   // kernels.h's operations of the same names.

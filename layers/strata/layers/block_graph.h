@@ -23,6 +23,9 @@ struct Block {
   LocalId size() const { return end - begin; }
 };
 inline constexpr int kInteriorPiece = -2, kBoundaryPiece = -3;
+// Rows of a block of every row, aggregated a slice at a time (StageSetup::recompute); only
+// where no halo exists.
+inline constexpr int kRowSlice = -4;
 
 class BlockGraph {
  public:

@@ -1,6 +1,8 @@
 // A stage's input features in a backend's memory, dense or sparse (sparse input stays
 // sparse on the device: X and Xᵀ in CSR), with the pass's input dropout (mask layer 0, the
-// same mask for both) applied to a copy, so the raw features never change.
+// same mask for both), so the raw features never change. Dense features on a backend that
+// shares host memory are read where they are (they must outlive this), and a dropped copy
+// is made only for the products that need one: copy_to drops its own output.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -28,11 +30,21 @@ class Features {
   void copy_to(MatrixView out);
 
  private:
-  ConstMatrixView dense() const;
+  struct Dropout {
+    const GlobalId* row_ids = nullptr;
+    float p = 0.0f;
+    std::uint64_t seed = 0;
+    std::int64_t epoch = 0;
+  };
+  ConstMatrixView dense();  // this pass's dense X, dropped into a copy on first use
+  void apply_dropout(MatrixView x) const;
 
   const kernels::Backend& backend_;
-  kernels::Tensor raw_, dropped_;  // dense input, and its dropped copy
-  bool dropping_ = false;
+  ConstMatrixView raw_;    // dense input: the caller's array, or owned_'s
+  kernels::Tensor owned_;  // dense input copied to a backend of its own memory
+  kernels::Tensor dropped_;
+  Dropout dropout_;
+  bool dropped_current_ = false;  // dropped_ holds this pass's X
   std::unique_ptr<kernels::SparseFeatureMatrix> sparse_;
 };
 

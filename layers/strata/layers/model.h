@@ -48,11 +48,16 @@ struct GraphSize {
 
 // The rows of a stage's buffers: those it computes, and those its aggregation reads (its
 // rows, then the halo); chunked without a halo, layers read history; one block of every
-// row without a halo needs no gradient accumulators (stage.h, whole_rows_only).
+// row without a halo needs no gradient accumulators (stage.h, whole_rows_only). Unchunked
+// (one block per pass), buffers whose uses never overlap share memory; recompute is
+// StageSetup::recompute.
 struct StageRows {
   std::int64_t owned = 0, columns = 0;
   bool reads_history = false;
   bool whole_rows_only = false;
+  bool shares = false;
+  bool halo = false;
+  bool recompute = false;
 };
 
 class ModelType {
@@ -66,10 +71,14 @@ class ModelType {
   // Floats in the full-size buffers of the stage of layers [first, last).
   virtual std::int64_t stage_floats(const ModelConfig& c, int first, int last,
                                     const StageRows& rows) const = 0;
-  // The widest rows the stage's per-block scratch and halo buffers hold, and how many
-  // per-block scratch buffers backward uses.
+  // The widest rows the stage's halo buffers hold.
   virtual std::int64_t stage_width(const ModelConfig& c, int first, int last) const = 0;
-  virtual int scratch_buffers() const = 0;
+  // Floats in the scratch the backward of a block of `block` rows uses (which only grows).
+  virtual std::int64_t scratch_floats(const ModelConfig& c, int first, int last,
+                                      const StageRows& rows, std::int64_t block) const = 0;
+  // Whether layer 0 multiplies the features by a weight (then dense features under
+  // dropout are dropped into a copy of their own), rather than only copying them.
+  virtual bool multiplies_features(const ModelConfig& c) const = 0;
   // The number of the layer whose output is the logits (gcnii: its output linear, L + 1).
   virtual int output_layer(const ModelConfig& c) const { return c.num_layers; }
   virtual std::unique_ptr<Stage> make_stage(const StageSetup& setup, int first, int last) const = 0;

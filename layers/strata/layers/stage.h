@@ -38,6 +38,10 @@ struct StageSetup {
   StaleGrad stale = StaleGrad::kDrop;
   // kDelay: the weight of last epoch's stale gradient when it is added (1: all of it).
   float stale_weight = 1.0f;
+  // Keep no aggregation Â P that the backward needs: recompute it there, a slice of rows at
+  // a time (one more sparse product per such layer and training pass). Honoured where a
+  // layer's input outlives its backward: one block per pass, no halo (ConvStage).
+  bool recompute = false;
 };
 
 class Stage {
@@ -138,6 +142,10 @@ inline ConstMatrixView rows(const kernels::Tensor& t, const Block& b) {
 }
 // The rows of piece (BlockGraph::pieces of b) in m, a view over b's rows; m may be empty.
 inline MatrixView piece_rows(MatrixView m, const Block& b, const Block& piece) {
+  if (m.data == nullptr) return m;
+  return m.rows_range(piece.begin - b.begin, piece.end - b.begin);
+}
+inline ConstMatrixView piece_rows(ConstMatrixView m, const Block& b, const Block& piece) {
   if (m.data == nullptr) return m;
   return m.rows_range(piece.begin - b.begin, piece.end - b.begin);
 }

@@ -33,11 +33,15 @@ struct MemoryEstimate {
 
 // The vertex chunks of a pipeline epoch, whether backward runs every row at once
 // (--stale-grad exact) instead of chunk by chunk, and the rows' wire formats (their
-// exchange buffers).
+// exchange buffers); whether aggregations are recomputed (--recompute), and whether the
+// first stage reads the dataset's own features (local mode) rather than a copy in its
+// rows' order. The estimate is of a CPU rank, whose backend reads host arrays in place.
 struct ChunkPlan {
   int chunks = 1;
   bool whole_backward = false;
   RowCodecs wire;
+  bool recompute = false;
+  bool features_in_place = false;
 };
 
 // gradient_type: the backend's (double on the CPU: the gradient sums take 8 bytes more).

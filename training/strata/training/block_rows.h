@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -67,6 +68,8 @@ class BlockRows : public BlockGraph {
     return halo_ != nullptr && whole(b) && (b.chunk < 0 || layout_.chunk_count() == 1);
   }
   Chunk& chunk(const Block& b);
+  kernels::SparseMatrix& slice(const Block& b);  // b: a kRowSlice
+  kernels::SparseMatrix& whole_matrix();         // the layout's Â, viewed where the backend can
   kernels::SparseMatrix& transposed_whole();
   Split& split();
   void aggregate_split(ConstMatrixView x, MatrixView out);
@@ -86,6 +89,8 @@ class BlockRows : public BlockGraph {
   kernels::Buffer ids_;
   std::vector<Chunk> chunks_;
   std::unique_ptr<kernels::SparseMatrix> a_hat_, a_hat_transposed_;  // every row at once
+  std::optional<bool> symmetric_;  // whether Â is its own transpose, once asked
+  std::map<LocalId, std::unique_ptr<kernels::SparseMatrix>> slices_;  // by first row
   std::optional<Split> split_;  // every row at once, with a halo
   kernels::Buffer scratch_;
 };

@@ -28,9 +28,9 @@ namespace strata {
 // What a rank trains on, in its layout's row order.
 struct RankData {
   RowLayout layout;
-  // The first stage's input features over the owned rows (elsewhere null); read while the
-  // trainer is built, which copies them to the backend.
-  const FeatureMatrix* features = nullptr;
+  // The first stage's input features over the owned rows (elsewhere null). The trainer
+  // keeps them: a backend that shares host memory reads them in place.
+  std::shared_ptr<const FeatureMatrix> features;
   StageLabels labels;
 };
 
@@ -82,7 +82,8 @@ class RankTrainer : public EpochTrainer {
   std::optional<StageHalo> halo_;
   StageWire wire_;  // stage rows' format
   BlockRows rows_;
-  std::optional<Features> features_;  // first stage only
+  std::shared_ptr<const FeatureMatrix> host_features_;  // what features_ may read in place
+  std::optional<Features> features_;                    // first stage only
   StageLabels labels_;  // host copies: the counts, and what labels_on_backend_ was made from
   LabelsOnBackend labels_on_backend_;
   std::unique_ptr<Stage> stage_;

@@ -38,6 +38,9 @@ struct TrainConfig {
   OnNan on_nan = OnNan::kStop;  // a step with NaN or inf (numeric_guard.h)
   // Graph and hybrid mode: a whole block's halo travels while the owned columns multiply.
   bool overlap = true;
+  // Recompute each aggregation Â P in the backward instead of keeping it (StageSetup::
+  // recompute): local mode and one-chunk pipelines, GCN and GraphSAGE.
+  bool recompute = false;
   // How halo rows and stage rows travel (activations and the evaluation pass forward,
   // their gradients backward). Not used with one rank.
   RowCodecs compress;
