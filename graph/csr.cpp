@@ -150,6 +150,24 @@ bool is_symmetric(const Csr& a) {
   return true;
 }
 
+bool equal_up_to_row_order(const Csr& a, const Csr& b) {
+  if (a.rows != b.rows || a.cols != b.cols || a.offsets != b.offsets) return false;
+  if (a.values.empty() != b.values.empty()) return false;
+  std::vector<std::pair<LocalId, float>> row_a, row_b;
+  const auto row = [](const Csr& m, LocalId r, std::vector<std::pair<LocalId, float>>& out) {
+    out.clear();
+    for (EdgeOffset k = m.offsets[r]; k < m.offsets[r + 1]; ++k)
+      out.emplace_back(m.indices[k], m.values.empty() ? 1.0f : m.values[k]);
+    std::sort(out.begin(), out.end());
+  };
+  for (LocalId r = 0; r < a.rows; ++r) {
+    row(a, r, row_a);
+    row(b, r, row_b);
+    if (row_a != row_b) return false;
+  }
+  return true;
+}
+
 void validate(const Csr& a, const char* what) {
   STRATA_REQUIRE(a.offsets.size() == static_cast<std::size_t>(a.rows) + 1, what, ": ",
                  a.offsets.size(), " offsets for ", a.rows, " rows");

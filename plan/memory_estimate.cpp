@@ -32,21 +32,28 @@ std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig
 
 // Â's `rows` rows over `cols` columns (cols = rows but for a hybrid rank's halo) as the
 // layout holds it, and the copies the backend multiplies (block_rows.h). With a halo and
-// one chunk: the split's pieces of rows and their transposes. Otherwise the whole matrix
-// (evaluation) is the layout's own, and with one chunk its transpose is too where Â is
-// symmetric; with several chunks, each chunk's rows and their transpose over the columns
-// they touch (at most all its entries and at most all columns).
+// one chunk, the split by columns instead of Â: Â[:, owned], its transpose unless Â is
+// symmetric, and Â[:, halo] (halo_entries of the entries) with its transpose. Otherwise
+// the whole matrix (evaluation) is the layout's own, and with one chunk its transpose is
+// too where Â is symmetric; with several chunks, each chunk's rows and their transpose
+// over the columns they touch (at most all its entries and at most all columns).
 std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, int chunks,
-                          bool halo, bool symmetric) {
+                          bool symmetric, std::int64_t halo_entries = -1) {
   const std::int64_t a_hat = csr_bytes(rows, nnz, true);
+  const std::int64_t ids_and_labels = cols * (8 + 8) + rows * (4 + 3);
+  if (chunks == 1 && halo_entries >= 0) {
+    const std::int64_t inner = csr_bytes(rows, nnz - halo_entries, true);
+    const std::int64_t outer = csr_bytes(rows, halo_entries, true);
+    const std::int64_t outer_t = csr_bytes(cols - rows, halo_entries, true);
+    return inner + (symmetric ? 0 : csr_bytes(rows, nnz - halo_entries, true)) + outer + outer_t +
+           ids_and_labels;
+  }
   std::int64_t copies = 0;
-  if (chunks == 1 && (halo || !symmetric)) copies += csr_bytes(cols, nnz, true);
-  if (chunks == 1 && halo) copies += a_hat;
+  if (chunks == 1 && !symmetric) copies += csr_bytes(cols, nnz, true);
   if (chunks > 1) {
     const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * cols, nnz);
     copies += a_hat + nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);
   }
-  const std::int64_t ids_and_labels = cols * (8 + 8) + rows * (4 + 3);
   return a_hat + copies + ids_and_labels;
 }
 
@@ -117,6 +124,7 @@ PartSizes measure_part(const Csr& adjacency, std::span<const std::int32_t> part_
       const auto u = static_cast<std::size_t>(adjacency.indices[e]);
       const auto q = static_cast<std::size_t>(part_of[u]);
       if (q == static_cast<std::size_t>(part)) continue;
+      ++sizes.halo_entries;
       if (q >= sent_to.size()) sent_to.resize(q + 1, 0);
       if (sent_to[q] != v + 1) sent_to[q] = v + 1, ++sizes.sent;
       if (!seen[u]) seen[u] = true, ++sizes.halo;
@@ -133,7 +141,7 @@ MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& 
   MemoryEstimate e;
   e.dataset = dataset_bytes(data);
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
-  e.layout = layout_bytes(n, n, nnz, plan.chunks, false, symmetric);
+  e.layout = layout_bytes(n, n, nnz, plan.chunks, symmetric);
   if (bounds[stage] == 0)
     e.features = first_stage_feature_bytes(data.features, model, plan.features_in_place);
   add_stage(e, model, bounds, stage, {n, 0, nnz}, plan, false, gradient_type);
@@ -150,7 +158,9 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
   e.dataset = dataset_bytes(data);
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
-  e.layout = layout_bytes(part.owned, rows, sizes.entries, plan.chunks, true, false);
+  const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
+  e.layout =
+      layout_bytes(part.owned, rows, sizes.entries, plan.chunks, symmetric, part.halo_entries);
   // The first stage's features are its rows' share of the whole (sparse: by rows too).
   if (bounds[stage] == 0 && n > 0)
     e.features = first_stage_feature_bytes(data.features, model, false) * rows / n;

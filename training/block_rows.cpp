@@ -13,14 +13,18 @@ constexpr LocalId kRowsPerPiece = 2048;
 
 }  // namespace
 
-BlockRows::BlockRows(const RowLayout& layout, const kernels::Backend& backend, StageHalo* halo,
+BlockRows::BlockRows(RowLayout& layout, const kernels::Backend& backend, StageHalo* halo,
                      bool overlap)
     : layout_(layout),
       backend_(backend),
       halo_(halo),
       overlap_(overlap),
       ids_(kernels::to_backend<GlobalId>(backend, layout.order)),
-      chunks_(layout.chunks.size()) {}
+      chunks_(layout.chunks.size()) {
+  if (halo_ == nullptr || layout.chunk_count() != 1) return;
+  split();
+  layout.a_hat = Csr{};
+}
 
 std::vector<Block> BlockRows::pieces(const Block& b) const {
   const LocalId interior = layout_.interior;
@@ -69,18 +73,12 @@ kernels::SparseMatrix& BlockRows::whole_matrix() {
   return *a_hat_;
 }
 
-// A host backend multiplies the slice where it lies in Â; another gets a copy, made once.
+// Made once per slice.
 kernels::SparseMatrix& BlockRows::slice(const Block& b) {
   STRATA_CHECK(!halo_ && b.begin >= 0 && b.end <= layout_.owned, "slice of rows [", b.begin, ", ",
                b.end, ") of ", layout_.owned, halo_ ? " with a halo" : "");
   std::unique_ptr<kernels::SparseMatrix>& m = slices_[b.begin];
-  if (m && m->rows() == b.size()) return *m;
-  const Csr& a = layout_.a_hat;
-  if (backend_.host_memory())
-    m = backend_.sparse_view({b.size(), a.cols, a.offsets.data() + b.begin, a.indices.data(),
-                              a.values.empty() ? nullptr : a.values.data()});
-  else
-    m = backend_.sparse(row_block_copy(a, b).view());
+  if (!m || m->rows() != b.size()) m = rows_of(layout_.a_hat, b);
   return *m;
 }
 
@@ -153,25 +151,40 @@ void BlockRows::settle() {
   if (halo_ && halo_->pending()) halo_->finish();
 }
 
+// Rows [b.begin, b.end) of a: where they lie on a host backend, else a copy of its own.
+std::unique_ptr<kernels::SparseMatrix> BlockRows::rows_of(const Csr& a, const Block& b) const {
+  if (!backend_.host_memory()) return backend_.sparse(row_block_copy(a, b).view());
+  return backend_.sparse_view({b.size(), a.cols, a.offsets.data() + b.begin, a.indices.data(),
+                               a.values.empty() ? nullptr : a.values.data()});
+}
+
+// Â[:, owned] of an undirected graph is symmetric (its rows are in interior-first order,
+// not sorted): then its transpose is not kept, and the backward multiplies it, summing each
+// row's entries in its order. A device backend keeps copies; the host arrays go.
 BlockRows::Split& BlockRows::split() {
   if (split_) return *split_;
   const LocalId owned = layout_.owned;
-  const Csr inner = column_range(layout_.a_hat, 0, owned);
-  const Csr inner_t = transpose(inner);
-  const Csr outer = column_range(layout_.a_hat, owned, owned + layout_.halo);
   Split& s = split_.emplace();
+  s.inner = column_range(layout_.a_hat, 0, owned);
+  s.inner_transposed = transpose(s.inner);
+  const bool symmetric = equal_up_to_row_order(s.inner, s.inner_transposed);
+  if (symmetric) s.inner_transposed = Csr{};
+  const Csr& inner_t = symmetric ? s.inner : s.inner_transposed;
+  s.outer = column_range(layout_.a_hat, owned, owned + layout_.halo);
+  s.outer_transposed = transpose(s.outer);
   // The interior's pieces as pieces() cuts them, then the rest's.
   for (LocalId r = 0; r < layout_.interior; r += kRowsPerPiece) s.piece_starts.push_back(r);
   for (LocalId r = layout_.interior; r < owned; r += kRowsPerPiece) s.piece_starts.push_back(r);
   s.piece_starts.push_back(owned);
   for (std::size_t i = 0; i + 1 < s.piece_starts.size(); ++i) {
     const Block piece{s.piece_starts[i], s.piece_starts[i + 1], -1};
-    s.owned.push_back(backend_.sparse(row_block_copy(inner, piece).view()));
-    s.owned_transposed.push_back(backend_.sparse(row_block_copy(inner_t, piece).view()));
+    s.owned.push_back(rows_of(s.inner, piece));
+    s.owned_transposed.push_back(rows_of(inner_t, piece));
   }
-  s.halo = backend_.sparse(outer.view());
-  s.boundary_halo = backend_.sparse(row_block_copy(outer, {layout_.interior, owned, -1}).view());
-  s.halo_transposed = backend_.sparse(transpose(outer).view());
+  s.halo = rows_of(s.outer, {0, owned, -1});
+  s.boundary_halo = rows_of(s.outer, {layout_.interior, owned, -1});
+  s.halo_transposed = rows_of(s.outer_transposed, {0, layout_.halo, -1});
+  if (!backend_.host_memory()) s.inner = s.inner_transposed = s.outer = s.outer_transposed = Csr{};
   return s;
 }
 

@@ -57,7 +57,8 @@ std::vector<float> train_stage(const kernels::Backend& b, Communicator& pipe, Mo
   const int s = pipe.rank();
   ModelConfig model{static_cast<int>(p.features.cols()), 24, kClasses, kLayers, 0.5f, true, 3};
   model.kind = kind;
-  BlockRows rows(p.layout, b, nullptr);
+  RowLayout layout = p.layout;
+  BlockRows rows(layout, b, nullptr);
   std::optional<Features> x;
   if (s == 0) x.emplace(b, p.features.view());
   const auto stage =

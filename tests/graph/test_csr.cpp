@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -117,4 +118,19 @@ TEST_CASE("validate names the broken entry") {
   Csr a = path_graph();
   a.indices[2] = 9;
   CHECK_THROWS_WITH(validate(a, "g"), Catch::Contains("column 9 at entry 2"));
+}
+
+TEST_CASE("equal_up_to_row_order compares each row's entries in any order") {
+  const Csr a = gcn_normalize(path_graph(), degrees_plus_one(path_graph()));
+  Csr shuffled = a;  // row 1 (entries 0, 1, 2) reversed: the same entries
+  std::reverse(shuffled.indices.begin() + 2, shuffled.indices.begin() + 5);
+  std::reverse(shuffled.values.begin() + 2, shuffled.values.begin() + 5);
+  CHECK(equal_up_to_row_order(shuffled, a));
+  CHECK(equal_up_to_row_order(shuffled, transpose(shuffled)));
+  Csr moved = shuffled;  // an entry's value changed
+  moved.values[2] += 1.0f;
+  CHECK_FALSE(equal_up_to_row_order(moved, a));
+  Csr unweighted = a;
+  unweighted.values.clear();
+  CHECK_FALSE(equal_up_to_row_order(unweighted, a));
 }

@@ -73,6 +73,10 @@ Csr transpose(const Csr& a);
 // whose rows are not sorted, symmetric or not.
 bool is_symmetric(const Csr& a);
 
+// Whether every row of a holds the entries (column and value) of the same row of b, in any
+// order: with b = transpose(a), whether a is symmetric even where its rows are not sorted.
+bool equal_up_to_row_order(const Csr& a, const Csr& b);
+
 // Input validation: offsets monotone, indices in range, sizes consistent.
 void validate(const Csr& a, const char* what);
 

@@ -51,10 +51,10 @@ MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& 
 
 // One part of a partition as a hybrid rank holds it: its vertices, the other parts'
 // neighbours of them, the entries of its rows of Â (a self-loop each included: a model
-// without them has `owned` fewer), and the rows it sends per halo exchange (a vertex once
-// per other part that neighbours it).
+// without them has `owned` fewer) and those of them in halo columns, and the rows it sends
+// per halo exchange (a vertex once per other part that neighbours it).
 struct PartSizes {
-  std::int64_t owned = 0, halo = 0, entries = 0, sent = 0;
+  std::int64_t owned = 0, halo = 0, entries = 0, sent = 0, halo_entries = 0;
 };
 PartSizes measure_part(const Csr& adjacency, std::span<const std::int32_t> part_of, int part);
 

@@ -22,8 +22,10 @@ namespace strata {
 // halo travels: row layouts number them first (interior_first in row_layout.h).
 class BlockRows : public BlockGraph {
  public:
-  // layout and halo (nullptr without a halo) must outlive this.
-  BlockRows(const RowLayout& layout, const kernels::Backend& backend, StageHalo* halo,
+  // layout and halo (nullptr without a halo) must outlive this. With a halo and one chunk
+  // every product goes through the split of Â by columns, made here: the layout's own Â
+  // is then freed (layout.a_hat left empty).
+  BlockRows(RowLayout& layout, const kernels::Backend& backend, StageHalo* halo,
             bool overlap = true);
 
   LocalId rows() const override { return layout_.owned; }
@@ -56,6 +58,9 @@ class BlockRows : public BlockGraph {
   // Â[:, owned] in pieces of rows (between two, the exchange in flight moves on) and
   // Â[:, halo]; their transposes likewise, for the backward. Made on first use.
   struct Split {
+    // Â[:, owned], its transpose (empty where it is symmetric), Â[:, halo] and its
+    // transpose: the arrays a host backend multiplies in place.
+    Csr inner, inner_transposed, outer, outer_transposed;
     std::vector<std::unique_ptr<kernels::SparseMatrix>> owned, owned_transposed;
     std::vector<LocalId> piece_starts;  // piece i: rows [starts[i], starts[i + 1])
     std::unique_ptr<kernels::SparseMatrix> halo, halo_transposed;
@@ -72,6 +77,7 @@ class BlockRows : public BlockGraph {
   kernels::SparseMatrix& whole_matrix();         // the layout's Â, viewed where the backend can
   kernels::SparseMatrix& transposed_whole();
   Split& split();
+  std::unique_ptr<kernels::SparseMatrix> rows_of(const Csr& a, const Block& b) const;
   void aggregate_split(ConstMatrixView x, MatrixView out);
   // out (the piece's rows) = Â[piece, owned] x[owned], then for a boundary piece
   // out += Â[piece, halo] x[halo] once the halo is in.
