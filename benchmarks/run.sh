@@ -16,6 +16,7 @@
 #   plan_check.sh         strata plan's predicted epoch times against the emulated cluster (root)
 #   plan_simulated.sh     strata plan --simulate: 64 and 256 GPUs, 10M and 100M vertices (a model)
 #   hybrid_memory.sh      a layout that does not fit, trained as pipeline and as hybrid
+#   memory.sh             peak memory per rank against the estimate; --recompute's cost
 #   accuracy.sh           Cora, CiteSeer, Coauthor CS accuracy over 5 seeds
 #   gcnii_depth.sh        GCNII accuracy against depth on Cora
 #   determinism.sh        what changes a run's numbers (threads, ranks, modes)
@@ -38,7 +39,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 steps=(kernels loading comm_sweep comm_table graph_mode end_to_end pipeline_vs_graph
   pipeline_accuracy pipeline_depth stale_grad_cost overlap cluster compression plan_check
-  plan_simulated hybrid_memory accuracy gcnii_depth determinism threads profile epoch_time lines
+  plan_simulated hybrid_memory memory accuracy gcnii_depth determinism threads profile epoch_time lines
   pyg_compare engine_compare)
 not_steps=(machine run) # sourced by the others; this script
 

@@ -43,12 +43,15 @@ TrainingResult to_result(const TrainResult& r, double seconds) {
   return out;
 }
 
-// Local, pipeline and hybrid mode on the CPU: this rank's predicted peak (0 elsewhere).
+// Every mode on the CPU: this rank's predicted peak while it trains (0 on a GPU). Rank 0
+// of graph mode may have peaked earlier, partitioning the whole graph.
 std::int64_t memory_estimate(Communicator& comm, const Config& config, const Trainer::State& state,
                              const TrainConfig& train) {
   if (on_gpu(config)) return 0;
   if (config.mode == Mode::kLocal)
     return estimate_local_rank(state.data, train).total() + state.baseline_bytes;
+  if (config.mode == Mode::kGraph)
+    return estimate_graph_rank(state.shard, train).total() + state.baseline_bytes;
   const PipelineOptions options = to_pipeline_options(config.pipeline);
   if (config.mode == Mode::kPipeline)
     return estimate_pipeline_rank(state.data, train, options, comm.size(), comm.rank()).total() +

@@ -83,7 +83,7 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
   if (r.shares && first == 0) {
     const bool after = ConvStage::aggregates_first(c, 0, r.reads_history);
     grad[1] = std::max(grad[1], r.columns * c.width(after ? 0 : 1));
-    for (int l = first; l <= last; ++l) grad[1] = std::max(grad[1], r.owned * c.width(l));
+    for (int l = first + 1; l <= last; ++l) grad[1] = std::max(grad[1], r.owned * c.width(l));
   }
   if (r.recompute && r.shares && !r.halo)
     for (int l = first; l < last; ++l)

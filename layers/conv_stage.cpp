@@ -64,10 +64,11 @@ bool ConvStage::shares_memory(const BlockGraph& graph) {
 
 // P0 over the backward's kGradX scratch: P0 is rebuilt every pass and dead once the
 // forward has aggregated it, before the backward writes the scratch. The scratch is made
-// as large as any backward asks, so that it never moves.
+// as large as any backward asks (layers 1 .. last: the features get no gradient), so that
+// it never moves.
 kernels::Tensor ConvStage::first_input_over_scratch(std::int64_t cols, int width) {
   std::int64_t floats = cols * width;
-  for (int l = first_; l <= last_; ++l)
+  for (int l = first_ + 1; l <= last_; ++l)
     floats = std::max(floats, graph_.rows() * static_cast<std::int64_t>(model_.width(l)));
   return kernels::Tensor::view_of(scratch(kGradX, floats, 1).data, cols, width);
 }

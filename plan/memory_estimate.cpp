@@ -170,6 +170,21 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
   return e;
 }
 
+MemoryEstimate estimate_shard_memory(std::int64_t held, const FeatureMatrix& features,
+                                     const ModelConfig& model, const PartSizes& part,
+                                     RowCodecs wire, DType gradient_type) {
+  MemoryEstimate e;
+  e.dataset = held;
+  PartSizes sizes = part;
+  if (!self_loops(model)) sizes.entries -= part.owned;
+  e.layout = layout_bytes(part.owned, part.owned + part.halo, sizes.entries, 1, self_loops(model),
+                          part.halo_entries);
+  e.features = first_stage_feature_bytes(features, model, false);
+  add_stage(e, model, {0, model.num_layers}, 0, sizes, ChunkPlan{1, false, wire}, true,
+            gradient_type);
+  return e;
+}
+
 std::string describe(const MemoryEstimate& e) {
   auto mb = [](std::int64_t b) { return static_cast<double>(b) / 1e6; };
   char setup[64] = "";

@@ -73,8 +73,9 @@ std::vector<std::int32_t> hybrid_partition(const Dataset& data, const PartitionO
 MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& config,
                                       const PipelineOptions& options, int stages, int stage,
                                       DType gradient_type = DType::kFloat64);
-// Mode local's one process (reading the dataset's own features).
+// Mode local's one process (reading the dataset's own features), and a graph-mode rank.
 MemoryEstimate estimate_local_rank(const Dataset& data, const TrainConfig& config);
+MemoryEstimate estimate_graph_rank(const Shard& shard, const TrainConfig& config);
 MemoryEstimate estimate_hybrid_rank(const Dataset& data, const TrainConfig& config,
                                     const PipelineOptions& options,
                                     std::span<const std::int32_t> part_of, int parts, int stages,

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Peak resident memory per rank, against the estimate, and what it costs in time:
+#   rmat     a 2-layer GCN (hidden 64, 64 features, 8 classes) on R-MAT graphs of average
+#            degree 20, one process: before, after, after with --recompute (3 epochs)
+#   sbm      benchmarks/end_to_end.sh's graphs and layouts (SBM, avg degree 10, 4-layer GCN,
+#            hidden 64, one thread per rank, 4 chunks): before and after (3 epochs)
+#   recompute  coauthor_physics, 4-layer GCN (layers 1-2 aggregate first, so that there
+#            is something to recompute), 5 seeds, 200 epochs: accuracy and epoch time with
+#            and without --recompute
+# A job is skipped when the same run on the previous (smaller) graph predicts more than
+# 80% of this machine's memory (STRATA_MEMORY_LIMIT, bytes, overrides it).
+# Usage: benchmarks/memory.sh [--quick]
+# Environment: STRATA_BUILD, STRATA_RESULTS, STRATA_DATASETS, STRATA_BEFORE (another
+# build's strata, e.g. a wrapper that sets its library path; without it the "before" rows
+# are left out), STRATA_RMAT_SIZES (default "1000000 2000000 10000000"; before runs stop at
+# 2M), STRATA_SBM_SIZES (default "1000000 4000000"), STRATA_WORK (caches, /tmp/strata-memory).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source benchmarks/machine.sh
+bench_paths
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+rmat_sizes=(${STRATA_RMAT_SIZES:-1000000 2000000 10000000})
+sbm_sizes=(${STRATA_SBM_SIZES:-1000000 4000000})
+seeds=(0 1 2 3 4) physics_epochs=200
+if [[ ${1:-} == --quick ]]; then
+  results=benchmarks/results/quick rmat_sizes=(50000) sbm_sizes=(40000) seeds=(0) physics_epochs=5
+fi
+work=${STRATA_WORK:-/tmp/strata-memory}
+raw=$results/raw_memory
+mkdir -p "$work" "$raw"
+rm -f "$raw"/*
+limit=${STRATA_MEMORY_LIMIT:-$(($(awk '/^MemTotal/ {print $2}' /proc/meminfo) * 1024 * 8 / 10))}
+csv=$results/memory.csv
+{
+  echo "# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ)${STRATA_BEFORE:+; before: $STRATA_BEFORE}"
+  echo "section,graph,vertices,mode,P,build,variant,seed,peak_mb_max,peak_mb_sum,estimate_mb_max,bytes_per_vertex,epoch_s,test_acc,skipped"
+} >"$csv"
+log() { echo "[$(date -u +%T)] $*" >&2; }
+builds=("after|$PWD/$strata")
+[[ -z ${STRATA_BEFORE:-} ]] || builds=("before|$STRATA_BEFORE" "${builds[@]}")
+declare -A per_vertex=()  # "section mode P build options" -> summed peak bytes per vertex
+
+# section graph vertices mode P build binary seed variant train-options... : one run, one
+# CSV row; variant is "default" or "recompute" (which adds --recompute).
+run() {
+  local section=$1 graph=$2 n=$3 mode=$4 p=$5 build=$6 bin=$7 seed=$8 variant=$9
+  shift 9
+  local key="$section $mode $p $build $variant" tag="$section-$graph-$mode-p$p-$build-$variant-s$seed"
+  local extra=()
+  [[ $variant == default ]] || extra=(--"$variant")
+  local need
+  need=$(awk -v b="${per_vertex[$key]:-0}" -v n="$n" 'BEGIN {printf "%.0f", b * n}')
+  if ((need > limit)); then
+    echo "$section,$graph,$n,$mode,$p,$build,$variant,$seed,,,,,,,needs ~$((need >> 30)) GiB" >>"$csv"
+    log "$tag: skipped (needs about $((need >> 20)) MiB, limit $((limit >> 20)) MiB)"
+    return
+  fi
+  local launch=()
+  [[ $mode == local ]] || launch=(mpirun -np "$p")
+  "${launch[@]}" "$bin" train --mode "$mode" --seed "$seed" "$@" "${extra[@]}" \
+    --metrics "$raw/$tag.jsonl" \
+    >"$raw/$tag.log" 2>&1 || { log "$tag: failed"; tail -n 5 "$raw/$tag.log" >&2; return; }
+  python3 benchmarks/memory_row.py "$raw/$tag.jsonl" "$section,$graph,$n,$mode,$p,$build,$variant,$seed" \
+    >>"$csv"
+  per_vertex[$key]=$(tail -n 1 "$csv" | cut -d, -f10 | awk -v n="$n" '{printf "%.1f", $1 * 1e6 / n}')
+  log "$tag: $(tail -n 1 "$csv")"
+}
+
+gcn2=(--hidden 64 --layers 2 --epochs 3)
+for n in "${rmat_sizes[@]}"; do
+  rmat=(--dataset rmat --nodes "$n" --avg-degree 20 --features 64 --classes 8)
+  for b in "${builds[@]}"; do
+    build=${b%%|*} bin=${b#*|}
+    export OMP_NUM_THREADS=2
+    [[ $build == before && $n -gt 2000000 ]] && continue  # about 3 KB per vertex
+    run rmat "rmat$((n / 1000))k" "$n" local 1 "$build" "$bin" 0 default "${rmat[@]}" "${gcn2[@]}"
+    [[ $build == after ]] &&
+      run rmat "rmat$((n / 1000))k" "$n" local 1 "$build" "$bin" 0 recompute "${rmat[@]}" \
+        "${gcn2[@]}"
+  done
+done
+
+export OMP_NUM_THREADS=1
+for n in "${sbm_sizes[@]}"; do
+  name=sbm$((n / 1000))k
+  log "generate $name (SBM, avg degree 10, 64 features, 8 classes, feature signal 0.3)"
+  "$PWD/$strata" convert --dataset synthetic --nodes "$n" --avg-degree 10 --features 64 \
+    --classes 8 --feature-signal 0.3 --out "$work/$name.strata" >/dev/null
+  data=(--dataset "$work/$name.strata" --binarize --row-normalize 0 --layers 4 --hidden 64
+    --epochs 3)
+  for b in "${builds[@]}"; do
+    build=${b%%|*} bin=${b#*|}
+    run sbm "$name" "$n" local 1 "$build" "$bin" 0 default "${data[@]}"
+    for p in 2 4; do
+      run sbm "$name" "$n" graph "$p" "$build" "$bin" 0 default "${data[@]}"
+      run sbm "$name" "$n" pipeline "$p" "$build" "$bin" 0 default "${data[@]}"
+    done
+    run sbm "$name" "$n" hybrid 4 "$build" "$bin" 0 default "${data[@]}" --parts 2
+  done
+  rm -f "$work/$name.strata"
+done
+
+export OMP_NUM_THREADS=2
+if physics_raw "$work"; then
+  for seed in "${seeds[@]}"; do
+    for variant in default recompute; do
+      run recompute physics 34493 local 1 after "$PWD/$strata" "$seed" "$variant" \
+        "${dataset_args[@]}" --layers 4 --hidden 64 --epochs "$physics_epochs"
+    done
+  done
+else
+  log "recompute: coauthor_physics missing, skipped"
+fi
+log "wrote $csv"
