@@ -7,6 +7,7 @@
 #include "strata/comm/agreed.h"
 #include "strata/core/memory.h"
 #include "strata/shards/shard_scatter.h"
+#include "strata/training/interior_first.h"
 #include "strata/training/modes.h"
 #include "strata/training/training_common.h"
 #include "trainer_state.h"
@@ -93,6 +94,7 @@ void load_trainer_state(Communicator& comm, const Config& config, const GraphInp
   const TrainConfig train = to_train_config(config);
   if (config.mode == Mode::kGraph) {
     state.shard = graph_mode_shard(comm, config, graph.source());
+    order_interior_first(state.shard);  // so that training reads its features in place
     state.summary = summarize_shards(comm, state.shard);
   } else {
     run_agreed(comm, [&] { state.data = whole_graph(graph.source()); });

@@ -171,15 +171,15 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
 }
 
 MemoryEstimate estimate_shard_memory(std::int64_t held, const FeatureMatrix& features,
-                                     const ModelConfig& model, const PartSizes& part,
-                                     RowCodecs wire, DType gradient_type) {
+                                     bool features_in_place, const ModelConfig& model,
+                                     const PartSizes& part, RowCodecs wire, DType gradient_type) {
   MemoryEstimate e;
   e.dataset = held;
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
   e.layout = layout_bytes(part.owned, part.owned + part.halo, sizes.entries, 1, self_loops(model),
                           part.halo_entries);
-  e.features = first_stage_feature_bytes(features, model, false);
+  e.features = first_stage_feature_bytes(features, model, features_in_place);
   add_stage(e, model, {0, model.num_layers}, 0, sizes, ChunkPlan{1, false, wire}, true,
             gradient_type);
   return e;

@@ -4,6 +4,7 @@
 #include "strata/layers/model.h"
 #include "strata/partition/chunks.h"
 #include "strata/plan/comm_model.h"
+#include "strata/training/interior_first.h"
 #include "strata/training/rank_trainer.h"
 #include "strata/training/schedule_common.h"
 #include "strata/training/training_common.h"
@@ -124,7 +125,10 @@ TrainResult train_graph_parallel(Communicator& comm, const Shard& shard, const T
   RankGrid grid(comm, comm.size(), device.to_data);
   RowLayout layout = shard_layout(shard.graph, shard.parts, propagation_of(config));
   const std::vector<GlobalId> old_of = interior_first(layout);
-  auto features = std::make_shared<const FeatureMatrix>(shard.features.select_rows(old_of));
+  // A shard ordered beforehand (order_interior_first) is read in place: it outlives the run.
+  std::shared_ptr<const FeatureMatrix> features(std::shared_ptr<void>(), &shard.features);
+  if (!is_identity(old_of))
+    features = std::make_shared<const FeatureMatrix>(shard.features.select_rows(old_of));
   RankData rank{std::move(layout), std::move(features), stage_labels(shard, old_of)};
   const RankSetup setup = setup_for(ParallelMode::kGraph, shard.features.cols(), shard.num_classes,
                                     config, {}, whole_model(config));
@@ -271,7 +275,7 @@ MemoryEstimate estimate_graph_rank(const Shard& shard, const TrainConfig& config
   PartSizes part{g.owned, g.halo, g.adjacency.nnz() + g.owned, 0, 0};
   for (const auto& list : g.plan.send) part.sent += static_cast<std::int64_t>(list.size());
   for (LocalId c : g.adjacency.indices) part.halo_entries += c >= g.owned;
-  return estimate_shard_memory(shard_bytes(shard), shard.features,
+  return estimate_shard_memory(shard_bytes(shard), shard.features, is_interior_first(shard),
                                model_config_for(shard.features.cols(), shard.num_classes, config),
                                part, config.compress);
 }

@@ -22,12 +22,6 @@ std::vector<GlobalId> part_chunk_order(std::span<const std::int32_t> part_of,
   return order;
 }
 
-bool is_identity(std::span<const GlobalId> order) {
-  for (std::size_t i = 0; i < order.size(); ++i)
-    if (order[i] != static_cast<GlobalId>(i)) return false;
-  return true;
-}
-
 // The owned rows of each chunk, given the chunk of every local row (owned rows in chunk order).
 std::vector<Block> chunk_blocks(std::span<const std::int32_t> local_chunk, LocalId owned, int k) {
   std::vector<Block> blocks;
@@ -74,6 +68,12 @@ void finish_chunks(RowLayout& l, std::span<const std::int32_t> local_chunk, int 
 }
 
 }  // namespace
+
+bool is_identity(std::span<const GlobalId> order) {
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (order[i] != static_cast<GlobalId>(i)) return false;
+  return true;
+}
 
 Csr propagation_matrix(const Csr& adjacency, std::span<const float> degree_plus_one,
                        Propagation propagation) {
@@ -171,62 +171,6 @@ RowLayout shard_layout(const LocalGraph& graph, int parts, Propagation propagati
   l.whole_plan = graph.plan;
   l.chunk_plans = {graph.plan};
   return l;
-}
-
-namespace {
-
-// Owned rows that read a halo column or that another part reads (the graph may be directed).
-std::vector<bool> boundary_rows(const RowLayout& l) {
-  std::vector<bool> boundary(static_cast<std::size_t>(l.owned), false);
-  for (LocalId r = 0; r < l.owned; ++r)
-    for (EdgeOffset e = l.a_hat.offsets[r]; e < l.a_hat.offsets[r + 1]; ++e)
-      if (l.a_hat.indices[e] >= l.owned) boundary[static_cast<std::size_t>(r)] = true;
-  for (const auto& list : l.whole_plan.send)
-    for (LocalId r : list) boundary[static_cast<std::size_t>(r)] = true;
-  return boundary;
-}
-
-// Row i of the result is row old_of[i] of a; owned columns renumbered by position, halo
-// columns kept, each row's entries in their order.
-Csr renumber_owned(const Csr& a, std::span<const GlobalId> old_of,
-                   std::span<const LocalId> position, LocalId owned) {
-  Csr p;
-  p.rows = a.rows;
-  p.cols = a.cols;
-  p.offsets.assign(1, 0);
-  for (GlobalId old : old_of) {
-    for (EdgeOffset e = a.offsets[old]; e < a.offsets[old + 1]; ++e) {
-      const LocalId c = a.indices[e];
-      p.indices.push_back(c < owned ? position[static_cast<std::size_t>(c)] : c);
-      if (!a.values.empty()) p.values.push_back(a.values[e]);
-    }
-    p.offsets.push_back(p.nnz());
-  }
-  return p;
-}
-
-}  // namespace
-
-std::vector<GlobalId> interior_first(RowLayout& l) {
-  STRATA_CHECK(l.chunk_count() == 1, "interior_first on a layout of ", l.chunk_count(), " chunks");
-  const std::vector<bool> boundary = boundary_rows(l);
-  std::vector<GlobalId> old_of;
-  for (int pass = 0; pass < 2; ++pass)
-    for (LocalId r = 0; r < l.owned; ++r)
-      if (boundary[static_cast<std::size_t>(r)] == (pass == 1)) old_of.push_back(r);
-  l.interior = static_cast<LocalId>(std::count(boundary.begin(), boundary.end(), false));
-  std::vector<LocalId> position(static_cast<std::size_t>(l.owned));
-  std::vector<GlobalId> order(l.order);
-  for (std::size_t i = 0; i < old_of.size(); ++i) {
-    position[static_cast<std::size_t>(old_of[i])] = static_cast<LocalId>(i);
-    order[i] = l.order[static_cast<std::size_t>(old_of[i])];
-  }
-  l.order = std::move(order);
-  l.a_hat = renumber_owned(l.a_hat, old_of, position, l.owned);
-  for (auto& list : l.whole_plan.send)  // the order rows are sent in stays (receivers expect it)
-    for (LocalId& r : list) r = position[static_cast<std::size_t>(r)];
-  l.chunk_plans = {l.whole_plan};
-  return old_of;
 }
 
 Csr row_block_copy(const Csr& a, const Block& b) {

@@ -4,6 +4,7 @@
 #include "strata/datasets/dataset.h"
 #include "strata/partition/partitioner.h"
 #include "strata/shards/shard.h"
+#include "strata/training/interior_first.h"
 #include "strata/training/row_layout.h"
 
 using namespace strata;
@@ -88,6 +89,37 @@ TEST_CASE("interior_first numbers the rows that need no halo first and keeps eve
         }
       }
     }
+}
+
+TEST_CASE("a shard ordered interior first gives the layout interior_first makes, and its rows") {
+  const Dataset d = synthetic_graph(3000, 11);
+  const auto part_of = partition_graph(d.adjacency, {PartitionMethod::kMetis, 3});
+  for (int p = 0; p < 3; ++p) {
+    INFO("part " << p);
+    const Shard shard = make_shard(d, part_of, 3, p);
+    RowLayout expected = shard_layout(shard.graph, 3, Propagation::kGcn);
+    const std::vector<GlobalId> old_of = interior_first(expected);
+    REQUIRE_FALSE(is_identity(old_of));
+    Shard ordered = shard;
+    order_interior_first(ordered);
+    RowLayout got = shard_layout(ordered.graph, 3, Propagation::kGcn);
+    CHECK(is_identity(interior_first(got)));
+    CHECK(got.order == expected.order);
+    CHECK(got.interior == expected.interior);
+    CHECK(got.whole_plan.send == expected.whole_plan.send);
+    CHECK(got.whole_plan.recv == expected.whole_plan.recv);
+    CHECK(equal_up_to_row_order(got.a_hat, expected.a_hat));  // the self-loop may move
+    const Matrix want = shard.features.select_rows(old_of).to_dense();
+    const Matrix have = ordered.features.to_dense();
+    CHECK(
+        std::equal(have.data(), have.data() + have.size(), want.data(), want.data() + want.size()));
+    CHECK(ordered.labels == select_values(shard.labels, old_of));
+    CHECK(ordered.train_mask == select_values(shard.train_mask, old_of));
+    CHECK(ordered.test_mask == select_values(shard.test_mask, old_of));
+    Shard again = ordered;  // ordering an ordered shard changes nothing
+    order_interior_first(again);
+    CHECK(again.graph.adjacency.indices == ordered.graph.adjacency.indices);
+  }
 }
 
 TEST_CASE("a hybrid rank's one-chunk layout is numbered interior first, a chunked one is not") {

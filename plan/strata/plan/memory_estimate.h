@@ -64,11 +64,13 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
                                       const PartSizes& part, DType gradient_type = DType::kFloat64);
 
 // A graph-mode rank (one stage, one chunk, a halo): `held` bytes of its shard as loaded,
-// its features (copied into interior-first order), and every layer over its part; Â is
-// taken as symmetric (an undirected graph) where the model's propagation is.
+// its features (read in place where the shard is numbered interior first, else copied
+// into that order), and every layer over its part; Â is taken as symmetric (an undirected
+// graph) where the model's propagation is.
 MemoryEstimate estimate_shard_memory(std::int64_t held, const FeatureMatrix& features,
-                                     const ModelConfig& model, const PartSizes& part,
-                                     RowCodecs wire, DType gradient_type = DType::kFloat64);
+                                     bool features_in_place, const ModelConfig& model,
+                                     const PartSizes& part, RowCodecs wire,
+                                     DType gradient_type = DType::kFloat64);
 
 // "412.3 MB (dataset 12.0, layout 30.1, ...)"
 std::string describe(const MemoryEstimate& e);

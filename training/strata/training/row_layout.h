@@ -59,6 +59,9 @@ RowLayout shard_layout(const LocalGraph& graph, int parts, Propagation propagati
 // of every new owned row: the rank's per-row inputs (features, labels) follow it.
 std::vector<GlobalId> interior_first(RowLayout& layout);
 
+// Whether order[i] == i for every i.
+bool is_identity(std::span<const GlobalId> order);
+
 // a with rows and columns renumbered: row i of the result is row order[i] of a.
 Csr permute_symmetric(const Csr& a, std::span<const GlobalId> order);
 
