@@ -8,6 +8,7 @@
 #include <bit>
 
 #include "strata/core/random.h"
+#include "strata/graph/csr_from_entries.h"
 
 namespace strata {
 namespace detail {
@@ -76,19 +77,38 @@ void split_random(Dataset& d, float train, float val, std::uint64_t seed) {
   }
 }
 
-// Fills edges[begin, end) with one stream per block of kBlock edges.
-template <typename MakeEdge>
-std::vector<Edge> generate_edges(std::int64_t count, std::uint64_t seed, MakeEdge&& make_edge) {
-  std::vector<Edge> edges(static_cast<std::size_t>(count));
+namespace {
+
+// Calls visit(s, d) for every entry the `count` drawn edges put in the adjacency: each edge
+// but a self-loop, and (undirected) its reverse. One stream per block of kBlock edges,
+// keyed by seed and block, so that the same entries come again on every call.
+template <typename MakeEdge, typename Visit>
+void each_entry(std::int64_t count, std::uint64_t seed, bool directed, MakeEdge& make_edge,
+                Visit&& visit) {
   const std::int64_t blocks = (count + kBlock - 1) / kBlock;
 #pragma omp parallel for schedule(dynamic)
   for (std::int64_t b = 0; b < blocks; ++b) {
     Rng rng(hash_key(seed, kEdgeKey, b));
     const std::int64_t end = std::min(count, (b + 1) * kBlock);
-    for (std::int64_t k = b * kBlock; k < end; ++k)
-      edges[static_cast<std::size_t>(k)] = make_edge(rng);
+    for (std::int64_t k = b * kBlock; k < end; ++k) {
+      const Edge e = make_edge(rng);
+      const auto s = static_cast<LocalId>(e.src), d = static_cast<LocalId>(e.dst);
+      if (s == d) continue;
+      visit(s, d);
+      if (!directed) visit(d, s);
+    }
   }
-  return edges;
+}
+
+}  // namespace
+
+// build_csr's adjacency of the drawn edges (no self-loops or duplicates, rows sorted,
+// symmetrized unless directed) without an edge list: the edges are drawn twice.
+template <typename MakeEdge>
+Csr generate_csr(std::int64_t n, std::int64_t count, std::uint64_t seed, bool directed,
+                 MakeEdge&& make_edge) {
+  const auto entries = [&](auto&& visit) { each_entry(count, seed, directed, make_edge, visit); };
+  return csr_from_entries(static_cast<LocalId>(n), entries, true);
 }
 
 std::int64_t edge_count(const LoadOptions& options) {
@@ -124,8 +144,8 @@ Dataset make_sbm(const LoadOptions& options) {
         dst = static_cast<GlobalId>(rng.below(static_cast<std::uint64_t>(n)));
     return Edge{src, dst};
   };
-  const auto edges = detail::generate_edges(detail::edge_count(options), options.seed, make_edge);
-  d.adjacency = build_csr(n, edges, {!options.directed, true, true});
+  d.adjacency = detail::generate_csr(n, detail::edge_count(options), options.seed, options.directed,
+                                     make_edge);
   detail::split_per_class(d, 20, 500, options.seed);
   return d;
 }
@@ -150,8 +170,8 @@ Dataset make_rmat(const LoadOptions& options) {
         return Edge{static_cast<GlobalId>(src), static_cast<GlobalId>(dst)};
     }
   };
-  const auto edges = detail::generate_edges(detail::edge_count(options), options.seed, make_edge);
-  d.adjacency = build_csr(n, edges, {!options.directed, true, true});
+  d.adjacency = detail::generate_csr(n, detail::edge_count(options), options.seed, options.directed,
+                                     make_edge);
   detail::fill_labels_and_features(d, n, options);
   detail::split_per_class(d, 20, 500, options.seed);
   return d;

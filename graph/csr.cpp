@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "strata/core/error.h"
+#include "strata/graph/csr_from_entries.h"
 
 namespace strata {
 namespace {
@@ -17,46 +18,35 @@ void check_edge_ids(GlobalId n, std::span<const Edge> edges) {
   }
 }
 
-// Counting sort by source, then per-row sort (and optional dedup) of the columns.
-Csr rows_from_pairs(LocalId n, const std::vector<std::pair<LocalId, LocalId>>& pairs,
-                    bool drop_duplicates) {
-  Csr csr;
-  csr.rows = csr.cols = n;
-  csr.offsets.assign(static_cast<std::size_t>(n) + 1, 0);
-  for (const auto& [s, d] : pairs) ++csr.offsets[s + 1];
-  for (LocalId r = 0; r < n; ++r) csr.offsets[r + 1] += csr.offsets[r];
-  csr.indices.resize(pairs.size());
-  std::vector<EdgeOffset> cursor(csr.offsets.begin(), csr.offsets.end() - 1);
-  for (const auto& [s, d] : pairs) csr.indices[cursor[s]++] = d;
-  EdgeOffset out = 0;
-  for (LocalId r = 0; r < n; ++r) {
-    auto begin = csr.indices.begin() + csr.offsets[r];
-    auto end = csr.indices.begin() + csr.offsets[r + 1];
-    std::sort(begin, end);
-    if (drop_duplicates) end = std::unique(begin, end);
-    csr.offsets[r] = out;
-    for (auto it = begin; it != end; ++it) csr.indices[out++] = *it;
-  }
-  csr.offsets[n] = out;
-  csr.indices.resize(out);
-  return csr;
-}
-
 }  // namespace
 
 Csr build_csr(GlobalId n, std::span<const Edge> edges, const BuildOptions& options) {
   STRATA_REQUIRE(n >= 0 && n < std::numeric_limits<LocalId>::max(), "graph has ", n,
                  " vertices; at most 2^31-1 are supported");
   check_edge_ids(n, edges);
-  std::vector<std::pair<LocalId, LocalId>> pairs;
-  pairs.reserve(edges.size() * (options.symmetrize ? 2 : 1));
-  for (const Edge& e : edges) {
-    auto s = static_cast<LocalId>(e.src), d = static_cast<LocalId>(e.dst);
-    if (options.drop_self_loops && s == d) continue;
-    pairs.emplace_back(s, d);
-    if (options.symmetrize && s != d) pairs.emplace_back(d, s);
+  const auto each_entry = [&](auto&& visit) {
+    for (const Edge& e : edges) {
+      const auto s = static_cast<LocalId>(e.src), d = static_cast<LocalId>(e.dst);
+      if (options.drop_self_loops && s == d) continue;
+      visit(s, d);
+      if (options.symmetrize && s != d) visit(d, s);
+    }
+  };
+  return csr_from_entries(static_cast<LocalId>(n), each_entry, options.drop_duplicates);
+}
+
+void sort_rows(Csr& csr, bool drop_duplicates) {
+  EdgeOffset out = 0;
+  for (LocalId r = 0; r < csr.rows; ++r) {
+    auto begin = csr.indices.begin() + csr.offsets[r];
+    auto end = csr.indices.begin() + csr.offsets[r + 1];
+    std::sort(begin, end);
+    if (drop_duplicates) end = std::unique(begin, end);
+    csr.offsets[r] = out;
+    for (auto it = begin; it != end; ++it) csr.indices[static_cast<std::size_t>(out++)] = *it;
   }
-  return rows_from_pairs(static_cast<LocalId>(n), pairs, options.drop_duplicates);
+  csr.offsets[static_cast<std::size_t>(csr.rows)] = out;
+  csr.indices.resize(static_cast<std::size_t>(out));
 }
 
 std::vector<float> degrees_plus_one(const Csr& adjacency) {
