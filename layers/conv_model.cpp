@@ -45,9 +45,10 @@ ModelShape ConvModel::shape(const ModelConfig& c, const GraphSize& g) const {
 
 // Per layer P and G (the gradient accumulator, where one is kept) over the columns, Z and
 // Y over the rows; the first layer's root term and its gradient over the rows
-// (ConvStage's constructor). Shared (ConvStage::shares_memory): P0 lies in the scratch, a
-// later layer's Z (transform first) or P (aggregate first, no halo) is the previous Y, and
-// a recomputing layer keeps no Z.
+// (ConvStage::make_layer). Shared (ConvStage::shares_memory): P0 lies in the scratch, a
+// later layer's Z (transform first) or P (aggregate first, no halo) is the previous Y, G is
+// P with a halo (without a root weight; delayed stale gradients are not counted), and a
+// recomputing layer keeps no Z.
 std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
                                      const StageRows& r) const {
   std::int64_t floats = 0;
@@ -55,7 +56,8 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const std::int64_t in = c.width(l), out = c.width(l + 1);
     const bool after = ConvStage::aggregates_first(c, l, r.reads_history);
     const std::int64_t exchanged = r.columns * (after ? in : out);
-    const bool accumulator = l > 0 ? !r.whole_rows_only : !after;
+    const bool accumulator =
+        l > 0 ? !r.whole_rows_only && !(r.shares && r.halo && !root_weight_) : !after;
     const bool p_shared = r.shares && (l == 0 || (l > first && after && !r.halo));
     const bool z_kept = (after || l > 0) && !(r.shares && l > first && !after) &&
                         !(r.recompute && r.shares && !r.halo && after);

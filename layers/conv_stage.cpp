@@ -15,37 +15,13 @@ bool ConvStage::aggregates_first(const ModelConfig& model, int l, bool reads_his
 
 ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_weight)
     : Stage(setup, first, last), first_(first), last_(last) {
-  const std::int64_t n = graph_.rows(), cols = graph_.columns();
-  const bool history = graph_.chunked() && !graph_.has_halo();
+  const std::int64_t n = graph_.rows();
   const std::size_t bias = model_.bias ? 1 : 0, per_layer = 1 + bias + (root_weight ? 1 : 0);
-  // One block per pass: each forward ends before its backward begins, so buffers whose
-  // uses never overlap share memory (shares_memory).
-  const bool share = shares_memory(graph_);
   for (int l = first; l < last; ++l) {
-    const int in = model_.width(l), out = model_.width(l + 1);
-    const bool after = aggregates_first(model_, l, history);
-    const int exchanged = after ? in : out;
     const std::size_t weight = static_cast<std::size_t>(l - first) * per_layer;
     std::optional<std::size_t> root;
     if (root_weight) root = weight + 1 + bias;
-    // Layer 0 keeps dP0 when it transforms first (end_backward needs every block's).
-    kernels::Tensor g = l > 0 ? gradient_buffer(exchanged) : tensor(after ? 0 : cols, exchanged);
-    kernels::Tensor p, z;
-    if (share && l == 0)
-      p = first_input_over_scratch(cols, exchanged);
-    else if (share && l > first && after && !graph_.has_halo())
-      p = kernels::Tensor::view_of(layers_.back().y.data(), cols, in);
-    else
-      p = tensor(cols, exchanged);
-    // Recomputing, Z = Â P is made again from P in the backward: P of a later layer is the
-    // previous Y, alive until then; P0 is rebuilt from the features into Y0, dead by then.
-    const bool recompute = setup.recompute && share && !graph_.has_halo() && after;
-    if (share && l > first && !after)
-      z = kernels::Tensor::view_of(layers_.back().y.data(), n, in);
-    else if (!recompute)
-      z = tensor(after || l > 0 ? n : 0, in);
-    layers_.push_back({l, after, weight, root, std::move(p), std::move(z), tensor(n, out),
-                       std::move(g), recompute});
+    layers_.push_back(make_layer(l, weight, root, setup.recompute));
   }
   if (first == 0 && root_weight) {
     root_ = tensor(n, model_.width(1));
@@ -56,6 +32,45 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_wei
     input_grad_ = tensor(n, model_.width(first));
   }
   output_grad_ = tensor(n, model_.width(last));
+}
+
+// Layer l's buffers. One block per pass (shares_memory): every forward ends before its
+// backward begins, so buffers whose uses never overlap share memory: P0 lies in the
+// backward's scratch; a later layer's Z (transform first) or P (aggregate first, no halo)
+// is the previous Y; with a halo, G (filled by the backward, once P is dead) is P itself,
+// but for a root weight (whose backward reads P) and delayed stale gradients (G carries
+// them across passes). Recomputing, Z is made again from P in the backward: P of a later
+// layer is the previous Y, alive until then; P0 is rebuilt from the features into Y0.
+ConvStage::Layer ConvStage::make_layer(int l, std::size_t weight, std::optional<std::size_t> root,
+                                       bool recompute) {
+  const std::int64_t n = graph_.rows(), cols = graph_.columns();
+  const bool share = shares_memory(graph_), halo = graph_.has_halo();
+  const int in = model_.width(l), out = model_.width(l + 1);
+  Layer layer;
+  layer.index = l;
+  layer.aggregate_first = aggregates_first(model_, l, graph_.chunked() && !halo);
+  layer.weight = weight;
+  layer.root = root;
+  const bool after = layer.aggregate_first;
+  const int exchanged = after ? in : out;
+  layer.recompute = recompute && share && !halo && after;
+  if (share && l == 0)
+    layer.p = first_input_over_scratch(cols, exchanged);
+  else if (share && l > first_ && after && !halo)
+    layer.p = kernels::Tensor::view_of(layers_.back().y.data(), cols, in);
+  else
+    layer.p = tensor(cols, exchanged);
+  if (share && l > first_ && !after)
+    layer.z = kernels::Tensor::view_of(layers_.back().y.data(), n, in);
+  else if (!layer.recompute)
+    layer.z = tensor(after || l > 0 ? n : 0, in);
+  layer.y = tensor(n, out);
+  layer.g_in_p = l > 0 && share && halo && !root && stale_ != StaleGrad::kDelay;
+  if (layer.g_in_p)
+    layer.g = kernels::Tensor::view_of(layer.p.data(), cols, exchanged);
+  else  // layer 0 keeps dP0 when it transforms first (end_backward needs every block's)
+    layer.g = l > 0 ? gradient_buffer(exchanged) : tensor(after ? 0 : cols, exchanged);
+  return layer;
 }
 
 bool ConvStage::shares_memory(const BlockGraph& graph) {
@@ -76,8 +91,8 @@ kernels::Tensor ConvStage::first_input_over_scratch(std::int64_t cols, int width
 void ConvStage::begin_epoch(std::int64_t epoch, bool training) {
   epoch_ = epoch;
   training_ = training;
-  for (Layer& layer : layers_) {
-    if (!training || whole_rows_only() || layer.g.rows() == 0) continue;
+  for (Layer& layer : layers_) {  // (G in P is zeroed by the backward, P being dead then)
+    if (!training || whole_rows_only() || layer.g.rows() == 0 || layer.g_in_p) continue;
     if (layer.index == 0 || stale_ == StaleGrad::kDrop)
       zero(layer.g);
     else
@@ -194,6 +209,7 @@ void ConvStage::backward(const Block& b) {
     const MatrixView grad_p =
         layer.aggregate_first ? grad_x : scratch(kGradP, b.size(), model_.width(layer.index + 1));
     arriving = {&layer, grad, grad_p, grad_x};
+    if (layer.g_in_p) zero(layer.g);
     if (!start_propagate(layer.g, b, sends_z ? grad_z : grad, grad_p)) {
       finish_layer(arriving, b, b, false);
       arriving = {};

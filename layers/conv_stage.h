@@ -46,16 +46,18 @@ class ConvStage : public Stage {
 
  private:
   struct Layer {
-    int index;
-    bool aggregate_first;
-    std::size_t weight;               // W's tensor in parameters_; b follows it
+    int index = 0;
+    bool aggregate_first = false;
+    std::size_t weight = 0;           // W's tensor in parameters_; b follows it
     std::optional<std::size_t> root;  // W_root's tensor, with a root weight
     kernels::Tensor p;                // columns(): what Â multiplies (the history)
     kernels::Tensor z;                // aggregate first: Â P; transform first: dropout(X) (l > 0)
     kernels::Tensor y;                // the output, ReLU applied but on the model's last layer
     kernels::Tensor g;                // columns(): d loss / d P, scattered into by every block
     bool recompute = false;           // aggregate first without Z: Â P again in the backward
+    bool g_in_p = false;              // G is P's memory (make_layer)
   };
+  Layer make_layer(int l, std::size_t weight, std::optional<std::size_t> root, bool recompute);
   kernels::Tensor first_input_over_scratch(std::int64_t cols, int width);
   void prepare_first_layer();
   void root_backward(Layer& layer, const Block& b, ConstMatrixView grad_y, MatrixView grad_x);
