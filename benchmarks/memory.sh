@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Peak resident memory per rank, against the estimate, and what it costs in time:
+#   load     generating an R-MAT graph (strata info): before and after
 #   rmat     a 2-layer GCN (hidden 64, 64 features, 8 classes) on R-MAT graphs of average
 #            degree 20, one process: before, after, after with --recompute (3 epochs)
 #   sbm      benchmarks/end_to_end.sh's graphs and layouts (SBM, avg degree 10, 4-layer GCN,
@@ -65,6 +66,18 @@ run() {
   per_vertex[$key]=$(tail -n 1 "$csv" | cut -d, -f10 | awk -v n="$n" '{printf "%.1f", $1 * 1e6 / n}')
   log "$tag: $(tail -n 1 "$csv")"
 }
+
+# Generating the graph alone (`strata info`): peak resident memory of the process.
+for n in "${rmat_sizes[@]}"; do
+  for b in "${builds[@]}"; do
+    build=${b%%|*} bin=${b#*|}
+    /usr/bin/time -f "%M" -o "$raw/load-$n-$build.time" "$bin" info --dataset rmat --nodes "$n" \
+      --avg-degree 20 --features 64 --classes 8 >"$raw/load-$n-$build.log" 2>&1
+    peak_kb=$(tail -n 1 "$raw/load-$n-$build.time")
+    echo "load,rmat$((n / 1000))k,$n,info,1,$build,default,0,$((peak_kb / 1000)),$((peak_kb / 1000)),,$((peak_kb * 1000 / n)),,," >>"$csv"
+    log "load rmat $n $build: peak $((peak_kb / 1000)) MB"
+  done
+done
 
 gcn2=(--hidden 64 --layers 2 --epochs 3)
 for n in "${rmat_sizes[@]}"; do
