@@ -7,8 +7,8 @@ Markdown source (invisible when rendered):
     <!-- fig:NAME -->TEXT<!-- /fig -->          (inline, or around a whole table)
 
 and NAME is a function of this file, figures_training.py, figures_network.py, figures_plan.py,
-figures_profile.py or figures_compression.py (FIGURES below) that makes TEXT from the CSVs
-(figure_base.py reads them).
+figures_profile.py, figures_memory.py or figures_compression.py (FIGURES below) that makes
+TEXT from the CSVs (figure_base.py reads them).
 
     python3 benchmarks/figures.py check [README]   exit 1, naming each figure that differs
                                                    from what its CSV gives (make test runs it)
@@ -27,6 +27,7 @@ from pathlib import Path
 import figure_base
 from figure_base import RESULTS, TAG, f, markdown, mb, pct, span, table
 from figures_compression import *  # noqa: F401,F403 (their fig_ functions join FIGURES)
+from figures_memory import *  # noqa: F401,F403
 from figures_network import *  # noqa: F401,F403
 from figures_plan import *  # noqa: F401,F403
 from figures_profile import *  # noqa: F401,F403

@@ -1,0 +1,106 @@
+"""The README's figures of peak memory (benchmarks/memory.sh): bytes per vertex before and
+after, the estimate against the measured peak, and what --recompute costs."""
+import statistics
+
+from figure_base import f, markdown, pct, table
+
+GRAPH_NAMES = {"sbm1000k": "SBM 1M", "sbm4000k": "SBM 4M"}
+
+
+def rows(**match):
+    return table("memory.csv").where(**match)
+
+
+def graph_name(graph):
+    if graph.startswith("rmat"):
+        return f"R-MAT {int(graph[4:-1]) // 1000}M" if int(graph[4:-1]) >= 1000 else graph
+    return GRAPH_NAMES.get(graph, graph)
+
+
+def ratio(r):
+    """Measured / estimate of the fullest rank, where there is an estimate."""
+    if not r["estimate_mb_max"]:
+        return "none"
+    return f"{float(r['peak_mb_max']) / float(r['estimate_mb_max']):.2f}"
+
+
+def gib(megabytes):
+    return f"{float(megabytes) * 1e6 / 2**30:.2f} GiB"
+
+
+def fig_memory__source():
+    return table("memory.csv").source()
+
+
+def fig_memory__rmat():
+    out = []
+    for r in rows(section="rmat"):
+        variant = r["build"] + (" --recompute" if r["variant"] == "recompute" else "")
+        if r["skipped"]:
+            out.append([graph_name(r["graph"]), variant, r["skipped"], "", "", "", ""])
+            continue
+        out.append([graph_name(r["graph"]), variant, f"{float(r['peak_mb_max']):,.0f}",
+                    gib(r["peak_mb_max"]), f"{int(r['bytes_per_vertex']):,}", ratio(r),
+                    f(r["epoch_s"], 3)])
+    return markdown(["graph", "build", "peak MB", "peak", "bytes per vertex",
+                     "measured / estimate", "epoch s"], out)
+
+
+def sbm_cell(r):
+    if r is None:
+        return "not run"
+    if r["skipped"]:
+        return f"skipped ({r['skipped']})"
+    return f"{int(r['bytes_per_vertex']):,} ({float(r['peak_mb_max']):,.0f} MB)"
+
+
+def fig_memory__sbm():
+    out = []
+    keys = dict.fromkeys((r["graph"], r["mode"], r["P"]) for r in rows(section="sbm"))
+    for graph, mode, p in keys:
+        cells = []
+        for build in ("before", "after"):
+            found = rows(section="sbm", graph=graph, mode=mode, P=p, build=build)
+            cells.append(sbm_cell(found[0] if found else None))
+        after = rows(section="sbm", graph=graph, mode=mode, P=p, build="after")
+        estimate = ratio(after[0]) if after and not after[0]["skipped"] else ""
+        name = "hybrid 2x2" if mode == "hybrid" else mode
+        out.append([GRAPH_NAMES.get(graph, graph), name, p] + cells + [estimate])
+    return markdown(["graph", "mode", "P", "before: bytes per vertex, all ranks (fullest rank)",
+                     "after: bytes per vertex, all ranks (fullest rank)",
+                     "after: measured / estimate, fullest rank"], out)
+
+
+def recompute_runs(variant):
+    return rows(section="recompute", variant=variant)
+
+
+def fig_memory__recompute():
+    out = []
+    for variant in ("default", "recompute"):
+        runs = recompute_runs(variant)
+        acc = [float(r["test_acc"]) for r in runs]
+        out.append([f"--{variant}" if variant == "recompute" else "kept (default)",
+                    f"{pct(statistics.mean(acc))} (worst {pct(min(acc))}, {len(acc)} seeds)",
+                    f(statistics.median(float(r["epoch_s"]) for r in runs), 4),
+                    f"{statistics.median(float(r['peak_mb_max']) for r in runs):,.0f}"])
+    return markdown(["aggregations", "test accuracy, mean", "epoch s (median of runs)",
+                     "peak MB"], out)
+
+
+def fig_memory__recompute_cost():
+    t = {v: statistics.median(float(r["epoch_s"]) for r in recompute_runs(v))
+         for v in ("default", "recompute")}
+    same = all(a["test_acc"] == b["test_acc"]
+               for a, b in zip(recompute_runs("default"), recompute_runs("recompute")))
+    return (f"{t['recompute'] / t['default']:.2f}x the epoch time"
+            f"{', every seed to the same test accuracy' if same else ''}")
+
+
+def fig_memory__load():
+    parts = []
+    for graph in dict.fromkeys(r["graph"] for r in rows(section="load")):
+        peak = {r["build"]: float(r["peak_mb_max"]) for r in rows(section="load", graph=graph)}
+        before = f"{peak['before']:,.0f} MB before, " if "before" in peak else ""
+        parts.append(f"{graph_name(graph)} {before}{peak['after']:,.0f} MB after")
+    return "; ".join(parts)
