@@ -3,6 +3,8 @@
 #   load     generating an R-MAT graph (strata info): before and after
 #   rmat     a 2-layer GCN (hidden 64, 64 features, 8 classes) on R-MAT graphs of average
 #            degree 20, one process: before, after, after with --recompute (3 epochs)
+#   rmat-graph  the largest R-MAT graph in graph mode on 2 ranks, from shards (and the
+#            partition's own peak)
 #   sbm      benchmarks/end_to_end.sh's graphs and layouts (SBM, avg degree 10, 4-layer GCN,
 #            hidden 64, one thread per rank, 4 chunks): before and after (3 epochs)
 #   recompute  coauthor_physics, 4-layer GCN (layers 1-2 aggregate first, so that there
@@ -14,7 +16,9 @@
 # Environment: STRATA_BUILD, STRATA_RESULTS, STRATA_DATASETS, STRATA_BEFORE (another
 # build's strata, e.g. a wrapper that sets its library path; without it the "before" rows
 # are left out), STRATA_RMAT_SIZES (default "1000000 2000000 10000000"; before runs stop at
-# 2M), STRATA_SBM_SIZES (default "1000000 4000000"), STRATA_WORK (caches, /tmp/strata-memory).
+# 2M), STRATA_SBM_SIZES (default "1000000 4000000"), STRATA_WORK (caches, /tmp/strata-memory),
+# STRATA_MEMORY_ONLY=graph (the rmat-graph section alone). The rmat-graph rows go to
+# memory_graph.csv, the others to memory.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/machine.sh
@@ -32,10 +36,9 @@ mkdir -p "$work" "$raw"
 rm -f "$raw"/*
 limit=${STRATA_MEMORY_LIMIT:-$(($(awk '/^MemTotal/ {print $2}' /proc/meminfo) * 1024 * 8 / 10))}
 csv=$results/memory.csv
-{
-  echo "# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ)${STRATA_BEFORE:+; before: $STRATA_BEFORE}"
-  echo "section,graph,vertices,mode,P,build,variant,seed,peak_mb_max,peak_mb_sum,estimate_mb_max,bytes_per_vertex,epoch_s,test_acc,skipped"
-} >"$csv"
+header="# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ)${STRATA_BEFORE:+; before: $STRATA_BEFORE}
+section,graph,vertices,mode,P,build,variant,seed,peak_mb_max,peak_mb_sum,estimate_mb_max,bytes_per_vertex,epoch_s,test_acc,skipped"
+[[ ${STRATA_MEMORY_ONLY:-} == graph ]] || echo "$header" >"$csv"
 log() { echo "[$(date -u +%T)] $*" >&2; }
 builds=("after|$PWD/$strata")
 [[ -z ${STRATA_BEFORE:-} ]] || builds=("before|$STRATA_BEFORE" "${builds[@]}")
@@ -92,6 +95,30 @@ for n in "${rmat_sizes[@]}"; do
         "${gcn2[@]}"
   done
 done
+
+# Graph mode on 2 ranks for the largest R-MAT graph, from shards written beforehand (so
+# that no rank holds the whole graph; METIS's own peak is the partition row).
+graph_rmat() {  # into memory_graph.csv (run() appends to $csv, dynamically scoped)
+  local n=${rmat_sizes[-1]} shards=$work/rmat-shards csv=$results/memory_graph.csv
+  echo "$header" >"$csv"
+  rm -rf "$shards"
+  /usr/bin/time -f "%M %e" -o "$raw/partition.time" "$PWD/$strata" partition --dataset rmat \
+    --nodes "$n" --avg-degree 20 --features 64 --classes 8 --parts 2 --shards "$shards" \
+    >"$raw/partition.log" 2>&1
+  read -r peak_kb seconds <"$raw/partition.time"
+  echo "partition,rmat$((n / 1000))k,$n,partition,1,after,default,0,$((peak_kb / 1000)),$((peak_kb / 1000)),,$((peak_kb * 1000 / n)),$seconds,," >>"$csv"
+  export OMP_NUM_THREADS=1
+  run rmat-graph "rmat$((n / 1000))k" "$n" graph 2 after "$PWD/$strata" 0 default \
+    --shards "$shards" --hidden 64 --epochs 3
+  rm -rf "$shards"
+}
+if [[ ${STRATA_MEMORY_ONLY:-} == graph ]]; then  # this section alone
+  graph_rmat
+  log "wrote $results/memory_graph.csv"
+  exit
+fi
+export OMP_NUM_THREADS=2
+graph_rmat
 
 export OMP_NUM_THREADS=1
 for n in "${sbm_sizes[@]}"; do
