@@ -70,6 +70,28 @@ run() {
   log "$tag: $(tail -n 1 "$csv")"
 }
 
+# Graph mode on 2 ranks for the largest R-MAT graph, from shards written beforehand (so
+# that no rank holds the whole graph; METIS's own peak is the partition row).
+graph_rmat() {  # into memory_graph.csv (run() appends to $csv, dynamically scoped)
+  local n=${rmat_sizes[-1]} shards=$work/rmat-shards csv=$results/memory_graph.csv
+  echo "$header" >"$csv"
+  rm -rf "$shards"
+  /usr/bin/time -f "%M %e" -o "$raw/partition.time" "$PWD/$strata" partition --dataset rmat \
+    --nodes "$n" --avg-degree 20 --features 64 --classes 8 --parts 2 --shards "$shards" \
+    >"$raw/partition.log" 2>&1
+  read -r peak_kb seconds <"$raw/partition.time"
+  echo "partition,rmat$((n / 1000))k,$n,partition,1,after,default,0,$((peak_kb / 1000)),$((peak_kb / 1000)),,$((peak_kb * 1000 / n)),$seconds,," >>"$csv"
+  export OMP_NUM_THREADS=1
+  run rmat-graph "rmat$((n / 1000))k" "$n" graph 2 after "$PWD/$strata" 0 default \
+    --shards "$shards" --hidden 64 --epochs 3
+  rm -rf "$shards"
+}
+if [[ ${STRATA_MEMORY_ONLY:-} == graph ]]; then  # this section alone
+  graph_rmat
+  log "wrote $results/memory_graph.csv"
+  exit
+fi
+
 # Generating the graph alone (`strata info`): peak resident memory of the process.
 for n in "${rmat_sizes[@]}"; do
   for b in "${builds[@]}"; do
@@ -96,27 +118,6 @@ for n in "${rmat_sizes[@]}"; do
   done
 done
 
-# Graph mode on 2 ranks for the largest R-MAT graph, from shards written beforehand (so
-# that no rank holds the whole graph; METIS's own peak is the partition row).
-graph_rmat() {  # into memory_graph.csv (run() appends to $csv, dynamically scoped)
-  local n=${rmat_sizes[-1]} shards=$work/rmat-shards csv=$results/memory_graph.csv
-  echo "$header" >"$csv"
-  rm -rf "$shards"
-  /usr/bin/time -f "%M %e" -o "$raw/partition.time" "$PWD/$strata" partition --dataset rmat \
-    --nodes "$n" --avg-degree 20 --features 64 --classes 8 --parts 2 --shards "$shards" \
-    >"$raw/partition.log" 2>&1
-  read -r peak_kb seconds <"$raw/partition.time"
-  echo "partition,rmat$((n / 1000))k,$n,partition,1,after,default,0,$((peak_kb / 1000)),$((peak_kb / 1000)),,$((peak_kb * 1000 / n)),$seconds,," >>"$csv"
-  export OMP_NUM_THREADS=1
-  run rmat-graph "rmat$((n / 1000))k" "$n" graph 2 after "$PWD/$strata" 0 default \
-    --shards "$shards" --hidden 64 --epochs 3
-  rm -rf "$shards"
-}
-if [[ ${STRATA_MEMORY_ONLY:-} == graph ]]; then  # this section alone
-  graph_rmat
-  log "wrote $results/memory_graph.csv"
-  exit
-fi
 export OMP_NUM_THREADS=2
 graph_rmat
 
