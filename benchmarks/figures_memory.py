@@ -104,3 +104,15 @@ def fig_memory__load():
         before = f"{peak['before']:,.0f} MB before, " if "before" in peak else ""
         parts.append(f"{graph_name(graph)} {before}{peak['after']:,.0f} MB after")
     return "; ".join(parts)
+
+
+def fig_memory__graph():
+    t = table("memory_graph.csv")
+    run = t.one(section="rmat-graph")
+    part = t.one(section="partition")
+    return (f"{graph_name(run['graph'])} in graph mode on 2 ranks from shards: "
+            f"{float(run['peak_mb_max']):,.0f} MB on the fuller rank, "
+            f"{float(run['peak_mb_sum']) / 1e3:.1f} GB in all (measured / estimate {ratio(run)}), "
+            f"3 epochs of {f(run['epoch_s'], 1)} s; writing the shards (`strata partition`, "
+            f"METIS) peaked at {float(part['peak_mb_max']) / 1e3:.1f} GB and took "
+            f"{float(part['epoch_s']) / 60:.1f} minutes (source: {t.source()})")
