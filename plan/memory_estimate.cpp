@@ -45,8 +45,7 @@ std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz
     const std::int64_t inner = csr_bytes(rows, nnz - halo_entries, true);
     const std::int64_t outer = csr_bytes(rows, halo_entries, true);
     const std::int64_t outer_t = csr_bytes(cols - rows, halo_entries, true);
-    return inner + (symmetric ? 0 : csr_bytes(rows, nnz - halo_entries, true)) + outer + outer_t +
-           ids_and_labels;
+    return inner + (symmetric ? 0 : inner) + outer + outer_t + ids_and_labels;
   }
   std::int64_t copies = 0;
   if (chunks == 1 && !symmetric) copies += csr_bytes(cols, nnz, true);
@@ -170,11 +169,15 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
   return e;
 }
 
-MemoryEstimate estimate_shard_memory(std::int64_t held, const FeatureMatrix& features,
+MemoryEstimate estimate_shard_memory(const Csr& adjacency, const FeatureMatrix& features,
                                      bool features_in_place, const ModelConfig& model,
                                      const PartSizes& part, RowCodecs wire, DType gradient_type) {
   MemoryEstimate e;
-  e.dataset = held;
+  // The shard as loaded: its rows, features, labels and masks; per column a global id and a
+  // degree; the halo plan's send and receive lists.
+  e.dataset = csr_bytes(adjacency.rows, adjacency.nnz(), !adjacency.values.empty()) +
+              feature_bytes(features) + part.owned * (4 + 3) + (part.owned + part.halo) * (8 + 4) +
+              (part.sent + part.halo) * kIndex;
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
   e.layout = layout_bytes(part.owned, part.owned + part.halo, sizes.entries, 1, self_loops(model),

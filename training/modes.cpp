@@ -256,26 +256,12 @@ MemoryEstimate estimate_local_rank(const Dataset& data, const TrainConfig& confi
                                   whole_model(config), 0, plan);
 }
 
-// The shard as loaded: rows of the adjacency, features, labels and masks, and the local
-// graph's columns (global ids, degrees) and halo plan.
-std::int64_t shard_bytes(const Shard& shard) {
-  const LocalGraph& g = shard.graph;
-  const FeatureMatrix& f = shard.features;
-  const std::int64_t cols = g.owned + g.halo;
-  std::int64_t bytes = (g.adjacency.rows + 1) * 8 + g.adjacency.nnz() * 4 +
-                       static_cast<std::int64_t>(g.adjacency.values.size()) * 4;
-  bytes += f.is_sparse() ? (f.rows() + 1) * 8 + f.nnz() * 8 : f.rows() * f.cols() * 4;
-  bytes += g.owned * (4 + 3) + cols * (4 + 8) + g.halo * 4;
-  for (const auto& list : g.plan.send) bytes += static_cast<std::int64_t>(list.size()) * 4;
-  return bytes;
-}
-
 MemoryEstimate estimate_graph_rank(const Shard& shard, const TrainConfig& config) {
   const LocalGraph& g = shard.graph;
   PartSizes part{g.owned, g.halo, g.adjacency.nnz() + g.owned, 0, 0};
   for (const auto& list : g.plan.send) part.sent += static_cast<std::int64_t>(list.size());
   for (LocalId c : g.adjacency.indices) part.halo_entries += c >= g.owned;
-  return estimate_shard_memory(shard_bytes(shard), shard.features, is_interior_first(shard),
+  return estimate_shard_memory(g.adjacency, shard.features, is_interior_first(shard),
                                model_config_for(shard.features.cols(), shard.num_classes, config),
                                part, config.compress);
 }

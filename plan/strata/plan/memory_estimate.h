@@ -63,11 +63,11 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
                                       const StageBounds& bounds, int stage, const ChunkPlan& plan,
                                       const PartSizes& part, DType gradient_type = DType::kFloat64);
 
-// A graph-mode rank (one stage, one chunk, a halo): `held` bytes of its shard as loaded,
-// its features (read in place where the shard is numbered interior first, else copied
-// into that order), and every layer over its part; Â is taken as symmetric (an undirected
-// graph) where the model's propagation is.
-MemoryEstimate estimate_shard_memory(std::int64_t held, const FeatureMatrix& features,
+// A graph-mode rank (one stage, one chunk, a halo): its shard as loaded (rows of the
+// adjacency over local columns, features, labels, ids, halo plan), its features (read in place
+// where the shard is numbered interior first, else copied into that order), and every layer over
+// its part; Â is taken as symmetric (an undirected graph) where the model's propagation is.
+MemoryEstimate estimate_shard_memory(const Csr& adjacency, const FeatureMatrix& features,
                                      bool features_in_place, const ModelConfig& model,
                                      const PartSizes& part, RowCodecs wire,
                                      DType gradient_type = DType::kFloat64);
