@@ -2,14 +2,16 @@
 # Peak resident memory per rank, against the estimate, and what it costs in time:
 #   load     generating an R-MAT graph (strata info): before and after
 #   rmat     a 2-layer GCN (hidden 64, 64 features, 8 classes) on R-MAT graphs of average
-#            degree 20, one process: before, after, after with --recompute (3 epochs)
+#            degree 20, one process: before, after, after with --recompute, after with
+#            --storage bf16 (3 epochs)
 #   rmat-graph  the largest R-MAT graph in graph mode on 2 ranks, from shards (and the
 #            partition's own peak)
 #   sbm      benchmarks/end_to_end.sh's graphs and layouts (SBM, avg degree 10, 4-layer GCN,
-#            hidden 64, one thread per rank, 4 chunks): before and after (3 epochs)
+#            hidden 64, one thread per rank, 4 chunks): before, after, after with --storage
+#            bf16 (3 epochs)
 #   recompute  coauthor_physics, 4-layer GCN (layers 1-2 aggregate first, so that there
-#            is something to recompute), 5 seeds, 200 epochs: accuracy and epoch time with
-#            and without --recompute
+#            is something to recompute or store), 5 seeds, 200 epochs: accuracy and epoch
+#            time by default, with --recompute and with --storage bf16
 # A job is skipped when the same run on the previous (smaller) graph predicts more than
 # 80% of this machine's memory (STRATA_MEMORY_LIMIT, bytes, overrides it).
 # Usage: benchmarks/memory.sh [--quick]
@@ -45,13 +47,16 @@ builds=("after|$PWD/$strata")
 declare -A per_vertex=()  # "section mode P build options" -> summed peak bytes per vertex
 
 # section graph vertices mode P build binary seed variant train-options... : one run, one
-# CSV row; variant is "default" or "recompute" (which adds --recompute).
+# CSV row; variant is "default", "recompute" (adds --recompute) or "bf16" (--storage bf16).
 run() {
   local section=$1 graph=$2 n=$3 mode=$4 p=$5 build=$6 bin=$7 seed=$8 variant=$9
   shift 9
   local key="$section $mode $p $build $variant" tag="$section-$graph-$mode-p$p-$build-$variant-s$seed"
   local extra=()
-  [[ $variant == default ]] || extra=(--"$variant")
+  case $variant in
+    recompute) extra=(--recompute) ;;
+    bf16) extra=(--storage bf16) ;;
+  esac
   local need
   need=$(awk -v b="${per_vertex[$key]:-0}" -v n="$n" 'BEGIN {printf "%.0f", b * n}')
   if ((need > limit)); then
@@ -112,9 +117,11 @@ for n in "${rmat_sizes[@]}"; do
     export OMP_NUM_THREADS=2
     [[ $build == before && $n -gt 2000000 ]] && continue  # about 3 KB per vertex
     run rmat "rmat$((n / 1000))k" "$n" local 1 "$build" "$bin" 0 default "${rmat[@]}" "${gcn2[@]}"
-    [[ $build == after ]] &&
-      run rmat "rmat$((n / 1000))k" "$n" local 1 "$build" "$bin" 0 recompute "${rmat[@]}" \
+    [[ $build == after ]] || continue
+    for variant in recompute bf16; do
+      run rmat "rmat$((n / 1000))k" "$n" local 1 "$build" "$bin" 0 "$variant" "${rmat[@]}" \
         "${gcn2[@]}"
+    done
   done
 done
 
@@ -129,14 +136,15 @@ for n in "${sbm_sizes[@]}"; do
     --classes 8 --feature-signal 0.3 --out "$work/$name.strata" >/dev/null
   data=(--dataset "$work/$name.strata" --binarize --row-normalize 0 --layers 4 --hidden 64
     --epochs 3)
-  for b in "${builds[@]}"; do
-    build=${b%%|*} bin=${b#*|}
-    run sbm "$name" "$n" local 1 "$build" "$bin" 0 default "${data[@]}"
+  for b in "${builds[@]}" "bf16|$PWD/$strata"; do
+    build=${b%%|*} bin=${b#*|} variant=default
+    [[ $build == bf16 ]] && build=after variant=bf16
+    run sbm "$name" "$n" local 1 "$build" "$bin" 0 "$variant" "${data[@]}"
     for p in 2 4; do
-      run sbm "$name" "$n" graph "$p" "$build" "$bin" 0 default "${data[@]}"
-      run sbm "$name" "$n" pipeline "$p" "$build" "$bin" 0 default "${data[@]}"
+      run sbm "$name" "$n" graph "$p" "$build" "$bin" 0 "$variant" "${data[@]}"
+      run sbm "$name" "$n" pipeline "$p" "$build" "$bin" 0 "$variant" "${data[@]}"
     done
-    run sbm "$name" "$n" hybrid 4 "$build" "$bin" 0 default "${data[@]}" --parts 2
+    run sbm "$name" "$n" hybrid 4 "$build" "$bin" 0 "$variant" "${data[@]}" --parts 2
   done
   rm -f "$work/$name.strata"
 done
@@ -144,7 +152,7 @@ done
 export OMP_NUM_THREADS=2
 if physics_raw "$work"; then
   for seed in "${seeds[@]}"; do
-    for variant in default recompute; do
+    for variant in default recompute bf16; do
       run recompute physics 34493 local 1 after "$PWD/$strata" "$seed" "$variant" \
         "${dataset_args[@]}" --layers 4 --hidden 64 --epochs "$physics_epochs"
     done

@@ -83,6 +83,9 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_flag("--recompute", a.config.memory.recompute,
                 "local, pipeline with --chunks 1 (gcn, sage): recompute each aggregation in the "
                 "backward instead of keeping it (less memory, one sparse product more per layer)");
+  cmd->add_option("--storage", a.config.memory.storage,
+                  "gcn, sage: keep each aggregation for the backward as fp32 | bf16 (half the "
+                  "bytes; the forward multiplies the rounded rows)");
   cmd->add_option("--compress", a.config.compress.forward,
                   "graph, pipeline, hybrid: halo and stage rows travel as none | bf16 | int8");
   cmd->add_option("--compress-backward", a.config.compress.backward,
@@ -153,6 +156,10 @@ void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
                   "halo and stage rows as none | bf16 | int8 (as `strata train --compress`)");
   cmd->add_option("--compress-backward", r.compress.backward,
                   "their gradients as none | bf16 | int8 (default: as --compress)");
+  cmd->add_flag("--recompute", r.memory.recompute,
+                "the memory estimate with aggregations recomputed (as `strata train --recompute`)");
+  cmd->add_option("--storage", r.memory.storage,
+                  "the memory estimate with aggregations kept as fp32 | bf16 (as `strata train`)");
   cmd->add_flag("--json", a.json, "print exact byte counts as JSON");
 }
 

@@ -38,10 +38,17 @@ TrainConfig to_train_config(const Config& c) {
   t.on_nan = parse_on_nan(c.optimizer.on_nan);
   t.overlap = c.halo.overlap;
   t.recompute = c.memory.recompute;
+  t.storage = parse_storage(c.memory.storage);
   t.compress = to_row_codecs(c.compress);
   t.checkpoint = {c.checkpoint.dir, c.checkpoint.every, c.checkpoint.resume, c.checkpoint.keep,
                   c.checkpoint.on_event};
   return t;
+}
+
+RowCodec parse_storage(std::string_view name) {
+  if (name == "fp32") return RowCodec::kFloat32;
+  if (name == "bf16") return RowCodec::kBf16;
+  throw_input_error("--storage must be fp32 or bf16, got '", name, "'");
 }
 
 RowCodecs to_row_codecs(const Config::Compress& c) {

@@ -15,6 +15,8 @@ LoadOptions to_load_options(const DatasetOptions& options);
 TrainConfig to_train_config(const Config& config);
 PipelineOptions to_pipeline_options(const Config::Pipeline& pipeline);
 RowCodecs to_row_codecs(const Config::Compress& compress);
+// --storage: "fp32" (kFloat32) or "bf16" (kBf16).
+RowCodec parse_storage(std::string_view name);
 ParallelMode to_parallel_mode(Mode mode);
 // The type a device's backend sums weight gradients in: "cpu" double, "cuda" float.
 DType gradient_type_on(const std::string& device);

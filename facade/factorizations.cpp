@@ -14,6 +14,9 @@ TrainConfig model_of(const CommVolumeRequest& r, int layers) {
   t.model = parse_model_kind(r.model);
   t.layers = layers;
   t.hidden = r.hidden;
+  t.compress = to_row_codecs(r.compress);
+  t.recompute = r.memory.recompute;
+  t.storage = parse_storage(r.memory.storage);
   return t;
 }
 

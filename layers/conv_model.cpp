@@ -59,10 +59,11 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const bool accumulator =
         l > 0 ? !r.whole_rows_only && !(r.shares && r.halo && !root_weight_) : !after;
     const bool p_shared = r.shares && (l == 0 || (l > first && after && !r.halo));
-    const bool z_kept = (after || l > 0) && !(r.shares && l > first && !after) &&
-                        !(r.recompute && r.shares && !r.halo && after);
-    floats += (p_shared ? 0 : exchanged) + (z_kept ? r.owned * in : 0) + r.owned * out +
-              (accumulator ? exchanged : 0);
+    const bool recomputed = r.recompute && r.shares && !r.halo && after;
+    const bool z_kept = (after || l > 0) && !(r.shares && l > first && !after) && !recomputed;
+    const bool z_bf16 = z_kept && after && r.bf16 && in <= out;  // 2 bytes a value
+    const std::int64_t z = z_kept ? (z_bf16 ? (r.owned * in + 1) / 2 : r.owned * in) : 0;
+    floats += (p_shared ? 0 : exchanged) + z + r.owned * out + (accumulator ? exchanged : 0);
     if (root_weight_ && l == 0) floats += 2 * r.owned * out;
   }
   if (first > 0) floats += 2 * r.owned * c.width(first);
@@ -70,7 +71,8 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
 }
 
 // ConvStage::backward: d loss / d Y alternates between two buffers (the second holds P0
-// when shared), plus d loss / d P or the Zᵀ product's input, and a recomputed Z's slice.
+// when shared), plus d loss / d P or the Zᵀ product's input, and a recomputed or decoded
+// Z's slice.
 std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last,
                                        const StageRows& r, std::int64_t block) const {
   std::int64_t grad[2] = {block * c.width(last), 0}, to_z = 0, to_p = 0, slice = 0;
@@ -87,10 +89,12 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
     grad[1] = std::max(grad[1], r.columns * c.width(after ? 0 : 1));
     for (int l = first + 1; l <= last; ++l) grad[1] = std::max(grad[1], r.owned * c.width(l));
   }
-  if (r.recompute && r.shares && !r.halo)
-    for (int l = first; l < last; ++l)
-      if (ConvStage::aggregates_first(c, l, false))
-        slice = std::max(slice, std::min(block, std::int64_t{ConvStage::kSliceRows}) * c.width(l));
+  for (int l = first; l < last; ++l) {
+    const bool after = ConvStage::aggregates_first(c, l, r.reads_history);
+    const bool recomputed = r.recompute && r.shares && !r.halo && after;
+    if (recomputed || (after && r.bf16 && c.width(l) <= c.width(l + 1)))
+      slice = std::max(slice, std::min(block, std::int64_t{ConvStage::kSliceRows}) * c.width(l));
+  }
   return grad[0] + grad[1] + to_z + to_p + slice;
 }
 

@@ -21,7 +21,7 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_wei
     const std::size_t weight = static_cast<std::size_t>(l - first) * per_layer;
     std::optional<std::size_t> root;
     if (root_weight) root = weight + 1 + bias;
-    layers_.push_back(make_layer(l, weight, root, setup.recompute));
+    layers_.push_back(make_layer(l, weight, root, setup));
   }
   if (first == 0 && root_weight) {
     root_ = tensor(n, model_.width(1));
@@ -41,8 +41,10 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_wei
 // but for a root weight (whose backward reads P) and delayed stale gradients (G carries
 // them across passes). Recomputing, Z is made again from P in the backward: P of a later
 // layer is the previous Y, alive until then; P0 is rebuilt from the features into Y0.
+// Stored in bf16 (StageSetup::storage), Z is aggregated into Y's rows: only where Z is no
+// wider than Y (a chunked layer may aggregate first into narrower rows: its Z stays fp32).
 ConvStage::Layer ConvStage::make_layer(int l, std::size_t weight, std::optional<std::size_t> root,
-                                       bool recompute) {
+                                       const StageSetup& setup) {
   const std::int64_t n = graph_.rows(), cols = graph_.columns();
   const bool share = shares_memory(graph_), halo = graph_.has_halo();
   const int in = model_.width(l), out = model_.width(l + 1);
@@ -53,7 +55,8 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t weight, std::optional<
   layer.root = root;
   const bool after = layer.aggregate_first;
   const int exchanged = after ? in : out;
-  layer.recompute = recompute && share && !halo && after;
+  layer.recompute = setup.recompute && share && !halo && after;
+  const bool stored = setup.storage == RowCodec::kBf16 && after && !layer.recompute && in <= out;
   if (share && l == 0)
     layer.p = first_input_over_scratch(cols, exchanged);
   else if (share && l > first_ && after && !halo)
@@ -62,6 +65,9 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t weight, std::optional<
     layer.p = tensor(cols, exchanged);
   if (share && l > first_ && !after)
     layer.z = kernels::Tensor::view_of(layers_.back().y.data(), n, in);
+  else if (stored)
+    layer.z_bf16 =
+        kernels::Buffer(backend_, static_cast<std::size_t>(n * row_codec_bytes(setup.storage, in)));
   else if (!layer.recompute)
     layer.z = tensor(after || l > 0 ? n : 0, in);
   layer.y = tensor(n, out);
@@ -163,6 +169,8 @@ void ConvStage::aggregate_layer(Layer& layer, const Block& b) {
       graph_.aggregate(s, layer.p.view(), z);
       backend_.gemm(false, false, 1.0f, z, w, 0.0f, piece_rows(y, b, s));
     }
+  } else if (layer.stored()) {
+    aggregate_stored(layer, b, y);
   } else if (layer.aggregate_first) {
     const MatrixView z = rows(layer.z, b);
     graph_.aggregate(b, layer.p.view(), z);
@@ -176,6 +184,29 @@ void ConvStage::aggregate_layer(Layer& layer, const Block& b) {
     backend_.gemm(false, false, 1.0f, input_of(layer, b), parameters_.value(*layer.root), 1.0f, y);
   if (model_.bias) backend_.add_bias_rows(y, parameters_.value(layer.weight + 1).data);
   if (!last_model_layer(layer)) backend_.relu_forward(y, y);
+}
+
+// Y's rows of b are contiguous (a tensor's stride is its width) and at least as wide as
+// Z's: Z over their first floats is dead once stored, before the first slice of Y is
+// written.
+void ConvStage::aggregate_stored(Layer& layer, const Block& b, MatrixView y) {
+  const MatrixView z{y.data, b.size(), model_.width(layer.index), model_.width(layer.index)};
+  graph_.aggregate(b, layer.p.view(), z);
+  backend_.encode_rows(z, nullptr, b.size(), RowCodec::kBf16, 0, stored_rows(layer, b));
+  for (const Block& s : slices(b))
+    backend_.gemm(false, false, 1.0f, stored_slice(layer, s), parameters_.value(layer.weight), 0.0f,
+                  piece_rows(y, b, s));
+}
+
+MatrixView ConvStage::stored_slice(Layer& layer, const Block& s) {
+  const MatrixView z = scratch(kSlice, s.size(), model_.width(layer.index));
+  backend_.decode_rows(stored_rows(layer, s), RowCodec::kBf16, nullptr, s.size(), z, false);
+  return z;
+}
+
+std::byte* ConvStage::stored_rows(Layer& layer, const Block& s) const {
+  return layer.z_bf16.as<std::byte>() +
+         s.begin * row_codec_bytes(RowCodec::kBf16, model_.width(layer.index));
 }
 
 // The gradient flows through two scratch buffers in turn (a layer reads one and writes
@@ -230,6 +261,11 @@ void ConvStage::start_layer(Layer& layer, const Block& b, MatrixView grad_y, Mat
 
 void ConvStage::weight_gradient(Layer& layer, const Block& b, ConstMatrixView grad_y) {
   const kernels::GradientSums sums = parameters_.sum(layer.weight);
+  if (layer.stored()) {
+    for (const Block& s : slices(b))
+      backend_.gemm_tn_accumulate(1.0f, stored_slice(layer, s), piece_rows(grad_y, b, s), sums);
+    return;
+  }
   if (!layer.recompute) {
     backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_y, sums);
     return;

@@ -52,12 +52,15 @@ class ConvStage : public Stage {
     std::optional<std::size_t> root;  // W_root's tensor, with a root weight
     kernels::Tensor p;                // columns(): what Â multiplies (the history)
     kernels::Tensor z;                // aggregate first: Â P; transform first: dropout(X) (l > 0)
+    kernels::Buffer z_bf16;           // --storage bf16: Â P's rows in bf16 (z then empty)
     kernels::Tensor y;                // the output, ReLU applied but on the model's last layer
     kernels::Tensor g;                // columns(): d loss / d P, scattered into by every block
     bool recompute = false;           // aggregate first without Z: Â P again in the backward
     bool g_in_p = false;              // G is P's memory (make_layer)
+    bool stored() const { return z_bf16.bytes() > 0; }
   };
-  Layer make_layer(int l, std::size_t weight, std::optional<std::size_t> root, bool recompute);
+  Layer make_layer(int l, std::size_t weight, std::optional<std::size_t> root,
+                   const StageSetup& setup);
   kernels::Tensor first_input_over_scratch(std::int64_t cols, int width);
   void prepare_first_layer();
   void root_backward(Layer& layer, const Block& b, ConstMatrixView grad_y, MatrixView grad_x);
@@ -65,8 +68,14 @@ class ConvStage : public Stage {
   void forward_layer(Layer& layer, const Block& b);
   // Y[b] from the exchanged P: aggregation, W (aggregate first), root term, bias, ReLU.
   void aggregate_layer(Layer& layer, const Block& b);
+  // Aggregate first with Z in bf16: Z = Â P in Y's rows (Z is no wider), stored, then
+  // Y = Z W from the stored rows a slice at a time.
+  void aggregate_stored(Layer& layer, const Block& b, MatrixView y);
+  MatrixView stored_slice(Layer& layer, const Block& s);  // Z's rows s, decoded to scratch
+  std::byte* stored_rows(Layer& layer, const Block& s) const;
   void activation_backward(Layer& layer, const Block& b, MatrixView grad_y);
-  // Aggregate first: dW += Zᵀ dY over b's rows, Z kept or recomputed slice by slice.
+  // Aggregate first: dW += Zᵀ dY over b's rows, Z kept, or decoded or recomputed slice by
+  // slice.
   void weight_gradient(Layer& layer, const Block& b, ConstMatrixView grad_y);
   std::vector<Block> slices(const Block& b) const;
   void first_layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y);

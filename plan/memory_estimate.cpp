@@ -90,7 +90,7 @@ void add_stage(MemoryEstimate& e, const ModelConfig& model, const StageBounds& b
   const int first = bounds[stage], last = bounds[stage + 1];
   const std::int64_t cols = part.owned + part.halo;
   const StageRows rows{part.owned,  cols, chunks > 1 && !halo, chunks == 1 && !halo,
-                       chunks == 1, halo, plan.recompute};
+                       chunks == 1, halo, plan.recompute,      plan.storage == RowCodec::kBf16};
   e.activations = type.stage_floats(model, first, last, rows) * kFloat;
   e.activations += scratch_bytes(type, model, first, last, rows, part.entries, plan);
   // Halo exchange buffers, which only grow: one send and one receive buffer for the whole
@@ -170,8 +170,8 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
 }
 
 MemoryEstimate estimate_shard_memory(const Csr& adjacency, const FeatureMatrix& features,
-                                     bool features_in_place, const ModelConfig& model,
-                                     const PartSizes& part, RowCodecs wire, DType gradient_type) {
+                                     const ModelConfig& model, const PartSizes& part,
+                                     ChunkPlan plan, DType gradient_type) {
   MemoryEstimate e;
   // The shard as loaded: its rows, features, labels and masks; per column a global id and a
   // degree; the halo plan's send and receive lists.
@@ -182,9 +182,9 @@ MemoryEstimate estimate_shard_memory(const Csr& adjacency, const FeatureMatrix& 
   if (!self_loops(model)) sizes.entries -= part.owned;
   e.layout = layout_bytes(part.owned, part.owned + part.halo, sizes.entries, 1, self_loops(model),
                           part.halo_entries);
-  e.features = first_stage_feature_bytes(features, model, features_in_place);
-  add_stage(e, model, {0, model.num_layers}, 0, sizes, ChunkPlan{1, false, wire}, true,
-            gradient_type);
+  e.features = first_stage_feature_bytes(features, model, plan.features_in_place);
+  plan.chunks = 1;
+  add_stage(e, model, {0, model.num_layers}, 0, sizes, plan, true, gradient_type);
   return e;
 }
 

@@ -14,8 +14,10 @@ namespace strata {
 namespace {
 
 ChunkPlan chunk_plan(const PipelineOptions& options, const TrainConfig& config) {
-  return {options.chunks, options.stale_grad == StaleGrad::kExact, config.compress,
-          config.recompute};
+  ChunkPlan plan{options.chunks, options.stale_grad == StaleGrad::kExact, config.compress,
+                 config.recompute};
+  plan.storage = config.storage;
+  return plan;
 }
 
 Propagation propagation_of(const TrainConfig& config) {
@@ -261,9 +263,11 @@ MemoryEstimate estimate_graph_rank(const Shard& shard, const TrainConfig& config
   PartSizes part{g.owned, g.halo, g.adjacency.nnz() + g.owned, 0, 0};
   for (const auto& list : g.plan.send) part.sent += static_cast<std::int64_t>(list.size());
   for (LocalId c : g.adjacency.indices) part.halo_entries += c >= g.owned;
-  return estimate_shard_memory(g.adjacency, shard.features, is_interior_first(shard),
+  ChunkPlan plan = chunk_plan({}, config);
+  plan.features_in_place = is_interior_first(shard);
+  return estimate_shard_memory(g.adjacency, shard.features,
                                model_config_for(shard.features.cols(), shard.num_classes, config),
-                               part, config.compress);
+                               part, plan);
 }
 
 MemoryEstimate estimate_hybrid_rank(const Dataset& data, const TrainConfig& config,

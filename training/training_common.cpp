@@ -33,6 +33,10 @@ void validate_train_config(const TrainConfig& c) {
                  c.weight_decay);
   STRATA_REQUIRE(!c.recompute || c.model != ModelKind::kGcnii,
                  "--recompute is for models gcn and sage, not gcnii");
+  STRATA_REQUIRE(c.storage == RowCodec::kFloat32 || c.model != ModelKind::kGcnii,
+                 "--storage bf16 is for models gcn and sage, not gcnii");
+  STRATA_REQUIRE(c.storage == RowCodec::kFloat32 || c.storage == RowCodec::kBf16,
+                 "--storage must be fp32 or bf16");
 }
 
 ModelConfig model_config_for(std::int64_t in_features, std::int32_t classes, const TrainConfig& c) {

@@ -120,23 +120,27 @@ std::int64_t restore(Communicator& comm, const SavedState& saved, const TrainCon
 
 RunKey base_run_key(const char* mode, int ranks, const TrainConfig& c, const std::string& dataset,
                     std::int64_t vertices, std::int64_t features, std::int32_t classes) {
-  return {{"mode", mode},
-          {"ranks", cat(ranks)},
-          {"dataset", dataset},
-          {"vertices", cat(vertices)},
-          {"features", cat(features)},
-          {"classes", cat(classes)},
-          {"model", model_kind_name(c.model)},
-          {"layers", cat(c.layers)},
-          {"hidden", cat(c.hidden)},
-          {"dropout", cat(c.dropout)},
-          {"alpha", cat(c.alpha)},
-          {"lambda", cat(c.lambda)},
-          {"lr", cat(c.lr)},
-          {"weight_decay", cat(c.weight_decay)},
-          {"seed", cat(c.seed)},
-          {"compress",
-           cat(row_codec_name(c.compress.forward), ",", row_codec_name(c.compress.backward))}};
+  RunKey key{{"mode", mode},
+             {"ranks", cat(ranks)},
+             {"dataset", dataset},
+             {"vertices", cat(vertices)},
+             {"features", cat(features)},
+             {"classes", cat(classes)},
+             {"model", model_kind_name(c.model)},
+             {"layers", cat(c.layers)},
+             {"hidden", cat(c.hidden)},
+             {"dropout", cat(c.dropout)},
+             {"alpha", cat(c.alpha)},
+             {"lambda", cat(c.lambda)},
+             {"lr", cat(c.lr)},
+             {"weight_decay", cat(c.weight_decay)},
+             {"seed", cat(c.seed)},
+             {"compress",
+              cat(row_codec_name(c.compress.forward), ",", row_codec_name(c.compress.backward))}};
+  // Stored aggregations change the arithmetic; fp32 (the default) is left out of the key,
+  // so that checkpoints written before the option existed still resume.
+  if (c.storage != RowCodec::kFloat32) key.emplace_back("storage", row_codec_name(c.storage));
+  return key;
 }
 
 TrainResult run_training(Communicator& comm, const TrainConfig& config, RunKey key,

@@ -29,6 +29,8 @@ struct CommVolumeRequest {
   std::string device = "cpu";
   /// The format of halo and stage rows (Config::Compress).
   Config::Compress compress;
+  /// What a rank keeps (Config::Memory), for the memory estimate.
+  Config::Memory memory;
 };
 
 /// Bytes per epoch, summed over ranks, activations and their gradients in the request's

@@ -89,6 +89,10 @@ struct Config {
     /// product more per GCN or GraphSAGE layer and epoch, a matrix of N x width less. Mode
     /// local, and pipeline with one chunk; the weights are the same bit for bit.
     bool recompute = false;
+    /// How the aggregations Â P kept for the backward are stored: "fp32", or "bf16" (half
+    /// the bytes; the forward multiplies the rounded rows and the weight gradient reads
+    /// them, all arithmetic in fp32). GCN and GraphSAGE, every mode.
+    std::string storage = "fp32";
   } memory;
 
   /// Graph and hybrid mode: the halo exchange of a block of every row.

@@ -123,13 +123,15 @@ inline void check_gradient(std::span<float> value, std::span<const float> analyt
 class StageRun {
  public:
   StageRun(const ModelConfig& model, int first, int last, Csr a_hat,
-           const Matrix* features = nullptr, bool sparse = false, bool chunked = false)
+           const Matrix* features = nullptr, bool sparse = false, bool chunked = false,
+           RowCodec storage = RowCodec::kFloat32)
       : backend_(kernels::make_cpu_backend()), graph_(std::move(a_hat), chunked) {
     if (features && sparse) sparse_x_ = sparse_part(*features);
     if (features && sparse) x_.emplace(*backend_, sparse_x_.view());
     if (features && !sparse) x_.emplace(*backend_, features->view());
-    stage_ =
-        make_stage({*backend_, model, graph_, x_ ? &*x_ : nullptr, StaleGrad::kDrop}, first, last);
+    stage_ = make_stage(
+        {*backend_, model, graph_, x_ ? &*x_ : nullptr, StaleGrad::kDrop, 1.0f, false, storage},
+        first, last);
   }
   Stage& stage() { return *stage_; }
   Parameters& parameters() { return stage_->parameters(); }

@@ -24,6 +24,76 @@ void check_parameters(const ModelConfig& model, bool sparse) {
   check_gradient(run.values(), analytic, objective, 1e-3f);  // small: stay off ReLU kinks
 }
 
+// n vertices, each row its own value 0.5 and two others' 0.25, values bf16 holds exactly:
+// with 0/1 features Â X is exact in bf16 too.
+Csr dyadic_graph(LocalId n) {
+  Csr a;
+  a.rows = a.cols = n;
+  a.offsets.push_back(0);
+  for (LocalId r = 0; r < n; ++r) {
+    for (const LocalId c : {r, (7 * r + 3) % n, (13 * r + 5) % n}) {
+      a.indices.push_back(c);
+      a.values.push_back(c == r ? 0.5f : 0.25f);
+    }
+    a.offsets.push_back(static_cast<EdgeOffset>(a.indices.size()));
+  }
+  return a;
+}
+
+// The output and gradients of a stage over graph `a` whose aggregations are stored as
+// `storage`.
+std::pair<Matrix, std::vector<float>> run_stored(const ModelConfig& model, const Csr& a,
+                                                 const Matrix& x, bool chunked, RowCodec storage) {
+  const Matrix r = random_matrix(a.rows, model.classes, 5);
+  StageRun run(model, 0, model.num_layers, a, &x, false, chunked, storage);
+  run.set_biases(0.05f);
+  const ConstMatrixView y = run.forward(true);
+  Matrix out(y.rows, y.cols);
+  kernels::copy(y, out.view());
+  return {std::move(out), run.backward(r)};
+}
+
+double largest_difference(std::span<const float> a, std::span<const float> b) {
+  REQUIRE(a.size() == b.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    worst = std::max(worst, static_cast<double>(std::abs(a[i] - b[i])));
+  return worst;
+}
+
+TEST_CASE("bf16 storage of aggregations bf16 holds exactly changes nothing, over many slices",
+          "[layers][gcn]") {
+  const LocalId n = 3 * ConvStage::kSliceRows + 17;
+  Matrix x(n, 2);
+  for (std::int64_t i = 0; i < x.rows(); ++i)
+    for (std::int64_t j = 0; j < x.cols(); ++j) x.at(i, j) = (i * (j + 2)) % 3 == 0 ? 1.0f : 0.0f;
+  const ModelConfig one_layer{2, 4, 2, 1, 0.0f, true, 11};  // 2 -> 2: aggregate first
+  for (bool chunked : {false, true}) {
+    INFO((chunked ? "chunked" : "one block"));
+    const auto [y32, g32] = run_stored(one_layer, dyadic_graph(n), x, chunked, RowCodec::kFloat32);
+    const auto [y16, g16] = run_stored(one_layer, dyadic_graph(n), x, chunked, RowCodec::kBf16);
+    CHECK(largest_difference(y16.storage(), y32.storage()) == 0.0);
+    CHECK(largest_difference(g16, g32) == 0.0);
+  }
+}
+
+TEST_CASE("bf16 storage rounds what the forward multiplies and the weight gradient reads",
+          "[layers][gcn]") {
+  const Matrix x = random_matrix(5, 3, 4);
+  for (ModelKind kind : {ModelKind::kGcn, ModelKind::kSage}) {
+    INFO(model_kind_name(kind));
+    const ModelConfig model = gcn(3, 3, kind);  // 3 -> 4 -> 4 -> 2: two aggregate first
+    const auto [y32, g32] = run_stored(model, hand_graph(), x, false, RowCodec::kFloat32);
+    const auto [y16, g16] = run_stored(model, hand_graph(), x, false, RowCodec::kBf16);
+    const double dy = largest_difference(y16.storage(), y32.storage());
+    const double dg = largest_difference(g16, g32);
+    CHECK(dy > 0.0);
+    CHECK(dy < 1e-2);  // bf16 keeps 8 bits: about 0.4% of each value
+    CHECK(dg > 0.0);
+    CHECK(dg < 2e-2);
+  }
+}
+
 TEST_CASE("GCN product order: aggregate first when the input is narrower", "[layers][gcn]") {
   const ModelConfig c = gcn(3, 3);
   CHECK(ConvStage::aggregates_first(c, 0, false));               // 3 -> 4

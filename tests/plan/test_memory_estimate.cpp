@@ -41,6 +41,22 @@ TEST_CASE("a GCN first stage's buffers do not grow with the input width") {
   CHECK(later.features == 0);
 }
 
+TEST_CASE("bf16 storage counts each kept aggregation at 2 bytes a value, plus a decoded slice") {
+  const Dataset d = sparse_dataset(16);
+  const std::int64_t n = d.adjacency.rows;
+  const ModelConfig model = gcn(16);  // 16 -> 16 -> 16 -> 16 -> 8: layers 0-2 aggregate first
+  ChunkPlan plan{1, false, {}};
+  const MemoryEstimate fp32 = estimate_pipeline_memory(d, model, {0, 4}, 0, plan);
+  plan.storage = RowCodec::kBf16;
+  const MemoryEstimate bf16 = estimate_pipeline_memory(d, model, {0, 4}, 0, plan);
+  const std::int64_t slice = std::min<std::int64_t>(n, 4096) * 16 * 4;
+  CHECK(fp32.activations - bf16.activations == 3 * n * 16 * 2 - slice);
+  plan.recompute = true;  // nothing left to store
+  const MemoryEstimate both = estimate_pipeline_memory(d, model, {0, 4}, 0, plan);
+  plan.storage = RowCodec::kFloat32;
+  CHECK(both.activations == estimate_pipeline_memory(d, model, {0, 4}, 0, plan).activations);
+}
+
 TEST_CASE("a whole backward's scratch holds every row, a chunked one's a chunk's") {
   const StageBounds bounds{0, 2, 4};
   const Dataset d = sparse_dataset(64);

@@ -49,8 +49,8 @@ struct GraphSize {
 // The rows of a stage's buffers: those it computes, and those its aggregation reads (its
 // rows, then the halo); chunked without a halo, layers read history; one block of every
 // row without a halo needs no gradient accumulators (stage.h, whole_rows_only). Unchunked
-// (one block per pass), buffers whose uses never overlap share memory; recompute is
-// StageSetup::recompute.
+// (one block per pass), buffers whose uses never overlap share memory; recompute and
+// bf16 (storage kBf16) are StageSetup's options.
 struct StageRows {
   std::int64_t owned = 0, columns = 0;
   bool reads_history = false;
@@ -58,6 +58,7 @@ struct StageRows {
   bool shares = false;
   bool halo = false;
   bool recompute = false;
+  bool bf16 = false;
 };
 
 class ModelType {

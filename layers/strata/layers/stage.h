@@ -42,6 +42,10 @@ struct StageSetup {
   // a time (one more sparse product per such layer and training pass). Honoured where a
   // layer's input outlives its backward: one block per pass, no halo (ConvStage).
   bool recompute = false;
+  // kBf16: an aggregate-first layer keeps Z = Â P in bf16, half the bytes, where Z fits in
+  // the layer's output rows (input no wider than output, ConvStage): the forward multiplies
+  // the rounded Z, which the weight gradient reads back. kFloat32: Z as computed.
+  RowCodec storage = RowCodec::kFloat32;
 };
 
 class Stage {

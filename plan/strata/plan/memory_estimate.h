@@ -33,15 +33,17 @@ struct MemoryEstimate {
 
 // The vertex chunks of a pipeline epoch, whether backward runs every row at once
 // (--stale-grad exact) instead of chunk by chunk, and the rows' wire formats (their
-// exchange buffers); whether aggregations are recomputed (--recompute), and whether the
-// first stage reads the dataset's own features (local mode) rather than a copy in its
-// rows' order. The estimate is of a CPU rank, whose backend reads host arrays in place.
+// exchange buffers); whether aggregations are recomputed (--recompute), whether the first
+// stage reads the dataset's own features (local mode, a shard numbered interior first)
+// rather than a copy in its rows' order, and the format kept aggregations are stored in
+// (--storage). The estimate is of a CPU rank, whose backend reads host arrays in place.
 struct ChunkPlan {
   int chunks = 1;
   bool whole_backward = false;
   RowCodecs wire;
   bool recompute = false;
   bool features_in_place = false;
+  RowCodec storage = RowCodec::kFloat32;
 };
 
 // gradient_type: the backend's (double on the CPU: the gradient sums take 8 bytes more).
@@ -65,12 +67,12 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
 
 // A graph-mode rank (one stage, one chunk, a halo): its shard as loaded (rows of the
 // adjacency over local columns, features, labels, ids, halo plan), its features (read in place
-// where the shard is numbered interior first, else copied into that order), and every layer over
-// its part; Â is taken as symmetric (an undirected graph) where the model's propagation is.
+// where the shard is numbered interior first, plan.features_in_place, else copied into that
+// order), and every layer over its part; Â is taken as symmetric (an undirected graph) where
+// the model's propagation is. plan.chunks is taken as 1.
 MemoryEstimate estimate_shard_memory(const Csr& adjacency, const FeatureMatrix& features,
-                                     bool features_in_place, const ModelConfig& model,
-                                     const PartSizes& part, RowCodecs wire,
-                                     DType gradient_type = DType::kFloat64);
+                                     const ModelConfig& model, const PartSizes& part,
+                                     ChunkPlan plan, DType gradient_type = DType::kFloat64);
 
 // "412.3 MB (dataset 12.0, layout 30.1, ...)"
 std::string describe(const MemoryEstimate& e);

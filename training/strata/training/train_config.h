@@ -41,6 +41,8 @@ struct TrainConfig {
   // Recompute each aggregation Â P in the backward instead of keeping it (StageSetup::
   // recompute): local mode and one-chunk pipelines, GCN and GraphSAGE.
   bool recompute = false;
+  // The format kept aggregations are stored in (StageSetup::storage): kFloat32 or kBf16.
+  RowCodec storage = RowCodec::kFloat32;
   // How halo rows and stage rows travel (activations and the evaluation pass forward,
   // their gradients backward). Not used with one rank.
   RowCodecs compress;
