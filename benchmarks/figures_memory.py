@@ -1,10 +1,12 @@
 """The README's figures of peak memory (benchmarks/memory.sh): bytes per vertex before and
-after, the estimate against the measured peak, and what --recompute costs."""
+after, the estimate against the measured peak, and what --recompute and --storage bf16
+cost."""
 import statistics
 
 from figure_base import f, markdown, pct, table
 
 GRAPH_NAMES = {"sbm1000k": "SBM 1M", "sbm4000k": "SBM 4M"}
+FLAGS = {"default": "", "recompute": " --recompute", "bf16": " --storage bf16"}
 
 
 def rows(**match):
@@ -35,7 +37,7 @@ def fig_memory__source():
 def fig_memory__rmat():
     out = []
     for r in rows(section="rmat"):
-        variant = r["build"] + (" --recompute" if r["variant"] == "recompute" else "")
+        variant = r["build"] + FLAGS[r["variant"]]
         if r["skipped"]:
             out.append([graph_name(r["graph"]), variant, r["skipped"], "", "", "", ""])
             continue
@@ -59,15 +61,16 @@ def fig_memory__sbm():
     keys = dict.fromkeys((r["graph"], r["mode"], r["P"]) for r in rows(section="sbm"))
     for graph, mode, p in keys:
         cells = []
-        for build in ("before", "after"):
-            found = rows(section="sbm", graph=graph, mode=mode, P=p, build=build)
+        for build, variant in (("before", "default"), ("after", "default"), ("after", "bf16")):
+            found = rows(section="sbm", graph=graph, mode=mode, P=p, build=build, variant=variant)
             cells.append(sbm_cell(found[0] if found else None))
-        after = rows(section="sbm", graph=graph, mode=mode, P=p, build="after")
+        after = rows(section="sbm", graph=graph, mode=mode, P=p, build="after", variant="default")
         estimate = ratio(after[0]) if after and not after[0]["skipped"] else ""
         name = "hybrid 2x2" if mode == "hybrid" else mode
         out.append([GRAPH_NAMES.get(graph, graph), name, p] + cells + [estimate])
     return markdown(["graph", "mode", "P", "before: bytes per vertex, all ranks (fullest rank)",
                      "after: bytes per vertex, all ranks (fullest rank)",
+                     "after, --storage bf16",
                      "after: measured / estimate, fullest rank"], out)
 
 
@@ -77,10 +80,10 @@ def recompute_runs(variant):
 
 def fig_memory__recompute():
     out = []
-    for variant in ("default", "recompute"):
+    for variant in ("default", "recompute", "bf16"):
         runs = recompute_runs(variant)
         acc = [float(r["test_acc"]) for r in runs]
-        out.append([f"--{variant}" if variant == "recompute" else "kept (default)",
+        out.append([FLAGS[variant].strip() or "kept in fp32 (default)",
                     f"{pct(statistics.mean(acc))} (worst {pct(min(acc))}, {len(acc)} seeds)",
                     f(statistics.median(float(r["epoch_s"]) for r in runs), 4),
                     f"{statistics.median(float(r['peak_mb_max']) for r in runs):,.0f}"])
@@ -88,13 +91,27 @@ def fig_memory__recompute():
                      "peak MB"], out)
 
 
-def fig_memory__recompute_cost():
+def cost(variant):
+    """An option's epoch time against the default's, and how each seed's accuracy moved."""
     t = {v: statistics.median(float(r["epoch_s"]) for r in recompute_runs(v))
-         for v in ("default", "recompute")}
-    same = all(a["test_acc"] == b["test_acc"]
-               for a, b in zip(recompute_runs("default"), recompute_runs("recompute")))
-    return (f"{t['recompute'] / t['default']:.2f}x the epoch time"
-            f"{', every seed to the same test accuracy' if same else ''}")
+         for v in ("default", variant)}
+    moves = [float(b["test_acc"]) - float(a["test_acc"])
+             for a, b in zip(recompute_runs("default"), recompute_runs(variant))]
+    if all(m == 0 for m in moves):
+        effect = "every seed to the same test accuracy"
+    else:
+        mean = statistics.mean(moves)
+        effect = (f"test accuracy {'+' if mean >= 0 else '-'}{abs(mean) * 100:.2f} points on "
+                  f"average (seeds from {min(moves) * 100:+.2f} to {max(moves) * 100:+.2f})")
+    return f"{t[variant] / t['default']:.2f}x the epoch time, {effect}"
+
+
+def fig_memory__recompute_cost():
+    return cost("recompute")
+
+
+def fig_memory__bf16_cost():
+    return cost("bf16")
 
 
 def fig_memory__load():

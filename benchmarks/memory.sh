@@ -19,7 +19,8 @@
 # build's strata, e.g. a wrapper that sets its library path; without it the "before" rows
 # are left out), STRATA_RMAT_SIZES (default "1000000 2000000 10000000"; before runs stop at
 # 2M), STRATA_SBM_SIZES (default "1000000 4000000"), STRATA_WORK (caches, /tmp/strata-memory),
-# STRATA_MEMORY_ONLY=graph (the rmat-graph section alone). The rmat-graph rows go to
+# STRATA_MEMORY_ONLY=graph (the rmat-graph section alone) or rest (every other section).
+# The rmat-graph rows go to
 # memory_graph.csv, the others to memory.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -126,7 +127,7 @@ for n in "${rmat_sizes[@]}"; do
 done
 
 export OMP_NUM_THREADS=2
-graph_rmat
+[[ ${STRATA_MEMORY_ONLY:-} == rest ]] || graph_rmat
 
 export OMP_NUM_THREADS=1
 for n in "${sbm_sizes[@]}"; do
