@@ -20,8 +20,7 @@
 # are left out), STRATA_RMAT_SIZES (default "1000000 2000000 10000000"; before runs stop at
 # 2M), STRATA_SBM_SIZES (default "1000000 4000000"), STRATA_WORK (caches, /tmp/strata-memory),
 # STRATA_MEMORY_ONLY=graph (the rmat-graph section alone) or rest (every other section).
-# The rmat-graph rows go to
-# memory_graph.csv, the others to memory.csv.
+# The rmat-graph rows go to memory_graph.csv, the others to memory.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/machine.sh
