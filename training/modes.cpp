@@ -15,7 +15,7 @@ namespace {
 
 ChunkPlan chunk_plan(const PipelineOptions& options, const TrainConfig& config) {
   ChunkPlan plan{options.chunks, options.stale_grad == StaleGrad::kExact, config.compress,
-                 config.recompute};
+                 config.recompute, true};
   plan.storage = config.storage;
   return plan;
 }
@@ -68,15 +68,21 @@ std::vector<std::int32_t> chunks_of(const Dataset& data, const TrainConfig& conf
 }
 
 // The trainer of a rank that holds the whole dataset: stage 0's features in the layout's
-// row order, and the rank's labels.
+// row order (dense ones read where they are, through the order: the caller's dataset
+// outlives the trainer), and the rank's labels.
 std::unique_ptr<RankTrainer> trainer_on_dataset(RankGrid& grid, const Device& device,
                                                 const Dataset& data, RowLayout layout,
                                                 const RankSetup& setup) {
-  std::shared_ptr<const FeatureMatrix> selected;
-  if (grid.stage() == 0)
-    selected = std::make_shared<FeatureMatrix>(data.features.select_rows(layout.owned_ids()));
-  StageLabels labels = stage_labels(data, layout.owned_ids());
-  RankData rank{std::move(layout), std::move(selected), std::move(labels)};
+  RankData rank{{}, nullptr, stage_labels(data, layout.owned_ids()), {}};
+  const std::span<const GlobalId> ids = layout.owned_ids();
+  if (grid.stage() == 0 && data.features.is_sparse()) {
+    rank.features = std::make_shared<FeatureMatrix>(data.features.select_rows(ids));
+  } else if (grid.stage() == 0) {
+    rank.features = std::shared_ptr<const FeatureMatrix>(std::shared_ptr<void>(), &data.features);
+    if (!is_identity(ids) || std::ssize(ids) != data.features.rows())
+      for (const GlobalId id : ids) rank.feature_rows.push_back(static_cast<LocalId>(id));
+  }
+  rank.layout = std::move(layout);
   return std::make_unique<RankTrainer>(grid, device.backend, std::move(rank), setup);
 }
 
@@ -107,7 +113,7 @@ TrainResult train_one_process(const Dataset& data, const TrainConfig& config,
   // The caller's features, not owned: they outlive the run.
   const std::shared_ptr<const FeatureMatrix> features(std::shared_ptr<void>(), &data.features);
   RankData rank{
-      whole_graph_layout(data.adjacency, one_chunk, 1, propagation_of(config)), features, {}};
+      whole_graph_layout(data.adjacency, one_chunk, 1, propagation_of(config)), features, {}, {}};
   rank.labels = stage_labels(data, rank.layout.owned_ids());
   const RankSetup setup = setup_for(ParallelMode::kLocal, data.features.cols(), data.num_classes,
                                     config, {}, whole_model(config));
@@ -131,7 +137,7 @@ TrainResult train_graph_parallel(Communicator& comm, const Shard& shard, const T
   std::shared_ptr<const FeatureMatrix> features(std::shared_ptr<void>(), &shard.features);
   if (!is_identity(old_of))
     features = std::make_shared<const FeatureMatrix>(shard.features.select_rows(old_of));
-  RankData rank{std::move(layout), std::move(features), stage_labels(shard, old_of)};
+  RankData rank{std::move(layout), std::move(features), stage_labels(shard, old_of), {}};
   const RankSetup setup = setup_for(ParallelMode::kGraph, shard.features.cols(), shard.num_classes,
                                     config, {}, whole_model(config));
   std::int64_t vertices = shard.graph.owned;
@@ -252,7 +258,6 @@ MemoryEstimate estimate_pipeline_rank(const Dataset& data, const TrainConfig& co
 MemoryEstimate estimate_local_rank(const Dataset& data, const TrainConfig& config) {
   ChunkPlan plan = chunk_plan({}, config);
   plan.chunks = 1;
-  plan.features_in_place = true;
   return estimate_pipeline_memory(data,
                                   model_config_for(data.features.cols(), data.num_classes, config),
                                   whole_model(config), 0, plan);

@@ -14,9 +14,11 @@
 namespace strata {
 namespace {
 
-std::optional<Features> features_on(const kernels::Backend& backend, const FeatureMatrix* f) {
+std::optional<Features> features_on(const kernels::Backend& backend, const FeatureMatrix* f,
+                                    std::vector<LocalId> rows) {
   if (f == nullptr) return std::nullopt;
   if (f->is_sparse()) return Features(backend, f->sparse().view());
+  if (!rows.empty()) return Features(backend, f->dense().view(), std::move(rows));
   return Features(backend, f->dense().view());
 }
 
@@ -40,7 +42,7 @@ RankTrainer::RankTrainer(RankGrid& grid, const kernels::Backend& backend, RankDa
       wire_(backend, setup.config.compress),
       rows_(layout_, backend, halo_ ? &*halo_ : nullptr, setup.config.overlap),
       host_features_(std::move(data.features)),
-      features_(features_on(backend, host_features_.get())),
+      features_(features_on(backend, host_features_.get(), std::move(data.feature_rows))),
       labels_(std::move(data.labels)),
       labels_on_backend_(backend, labels_),
       stage_(make_stage({backend, setup.model, rows_, features_ ? &*features_ : nullptr,

@@ -1,11 +1,13 @@
 // A stage's input features in a backend's memory, dense or sparse (sparse input stays
 // sparse on the device: X and Xᵀ in CSR), with the pass's input dropout (mask layer 0, the
 // same mask for both), so the raw features never change. Dense features on a backend that
-// shares host memory are read where they are (they must outlive this), and a dropped copy
-// is made only for the products that need one: copy_to drops its own output.
+// shares host memory are read where they are (they must outlive this), also where the
+// stage's rows are another order or a subset of the array's (read through a row list), and
+// a dropped copy is made only for the products that need one: copy_to drops its own output.
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "strata/kernels/backend.h"
 
@@ -14,6 +16,8 @@ namespace strata {
 class Features {
  public:
   Features(const kernels::Backend& backend, ConstMatrixView dense);
+  // Row r is dense row order[r] (ids below dense.rows).
+  Features(const kernels::Backend& backend, ConstMatrixView dense, std::vector<LocalId> order);
   Features(const kernels::Backend& backend, CsrView sparse);  // with values
 
   std::int64_t rows() const;
@@ -40,8 +44,12 @@ class Features {
   void apply_dropout(MatrixView x) const;
 
   const kernels::Backend& backend_;
-  ConstMatrixView raw_;    // dense input: the caller's array, or owned_'s
-  kernels::Tensor owned_;  // dense input copied to a backend of its own memory
+  // out = the stage's rows of raw_ (its order's, where it has one); out is contiguous.
+  void gather(MatrixView out) const;
+
+  ConstMatrixView raw_;         // dense input: the caller's array, or owned_'s
+  std::vector<LocalId> order_;  // host backend: row r of the stage is raw_'s order_[r]
+  kernels::Tensor owned_;       // dense input copied to a backend of its own memory
   kernels::Tensor dropped_;
   Dropout dropout_;
   bool dropped_current_ = false;  // dropped_ holds this pass's X

@@ -34,8 +34,9 @@ struct MemoryEstimate {
 // The vertex chunks of a pipeline epoch, whether backward runs every row at once
 // (--stale-grad exact) instead of chunk by chunk, and the rows' wire formats (their
 // exchange buffers); whether aggregations are recomputed (--recompute), whether the first
-// stage reads the dataset's own features (local mode, a shard numbered interior first)
-// rather than a copy in its rows' order, and the format kept aggregations are stored in
+// stage reads the dataset's own dense features (through its rows' order, where that is
+// another; in graph mode, a shard numbered interior first) rather than a copy in its rows'
+// order, and the format kept aggregations are stored in
 // (--storage). The estimate is of a CPU rank, whose backend reads host arrays in place.
 struct ChunkPlan {
   int chunks = 1;

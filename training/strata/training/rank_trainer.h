@@ -29,9 +29,11 @@ namespace strata {
 struct RankData {
   RowLayout layout;
   // The first stage's input features over the owned rows (elsewhere null). The trainer
-  // keeps them: a backend that shares host memory reads them in place.
+  // keeps them: a backend that shares host memory reads them in place. Dense features may
+  // be a larger array read through feature_rows (owned row r is its row feature_rows[r]).
   std::shared_ptr<const FeatureMatrix> features;
   StageLabels labels;
+  std::vector<LocalId> feature_rows;
 };
 
 struct RankSetup {
