@@ -43,7 +43,8 @@ TrainResult train_pipeline(Communicator& comm, const Dataset& data, const TrainC
                            const PipelineOptions& options, const EpochCallback& on_epoch,
                            const Device& device = cpu_device());
 
-// The trainer train_pipeline runs on grid's rank (one part), for tests that drive it.
+// The trainer train_pipeline runs on grid's rank (one part), for tests that drive it. It
+// reads data's dense features in place: data must outlive it.
 std::unique_ptr<RankTrainer> pipeline_trainer(RankGrid& grid, const Device& device,
                                               const Dataset& data, const TrainConfig& config,
                                               const PipelineOptions& options);
