@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "strata/core/sections.h"
 #include "strata/comm/agreed.h"
+#include "strata/core/sections.h"
 
 namespace strata {
 namespace {
@@ -36,16 +36,20 @@ RunKey parse_key(const std::string& text) {
   return key;
 }
 
-// The first setting in which two keys differ, as "ranks: 4 there, 2 here".
+// The first setting in which two keys differ, as "ranks: 4 there, 2 here". A setting
+// recorded on one side only differs too (some are recorded only where not the default).
 std::string first_difference(const RunKey& saved, const RunKey& mine) {
-  for (const auto& setting : mine) {
-    const std::string& name = setting.first;
+  const auto value_in = [](const RunKey& key, const std::string& name) -> std::string {
     auto it =
-        std::find_if(saved.begin(), saved.end(), [&](const auto& kv) { return kv.first == name; });
-    const std::string theirs = it == saved.end() ? "(not recorded)" : it->second;
-    if (theirs != setting.second)
-      return cat(name, " ", theirs, " there, ", setting.second, " here");
-  }
+        std::find_if(key.begin(), key.end(), [&](const auto& kv) { return kv.first == name; });
+    return it == key.end() ? "(not recorded)" : it->second;
+  };
+  for (const auto& [name, value] : mine)
+    if (const std::string theirs = value_in(saved, name); theirs != value)
+      return cat(name, " ", theirs, " there, ", value, " here");
+  for (const auto& [name, value] : saved)
+    if (const std::string ours = value_in(mine, name); ours != value)
+      return cat(name, " ", value, " there, ", ours, " here");
   return "";
 }
 

@@ -195,6 +195,19 @@ TEST_CASE("resuming with other settings is refused; a missing folder starts afre
                     Catch::Contains("epoch-00000002: it was saved by another run (lr 0.01 "
                                     "there, 0.02 here)"));
   resume.lr = save.lr;
+  resume.storage = RowCodec::kBf16;  // recorded only where not fp32: either way round
+  CHECK_THROWS_WITH(train(Run{}, d, resume),
+                    Catch::Contains("(storage (not recorded) there, bf16 here)"));
+  TrainConfig bf16 = save;
+  bf16.storage = RowCodec::kBf16;
+  bf16.checkpoint.dir = dir.str() + "/bf16";
+  train(Run{}, d, bf16);
+  TrainConfig fp32 = bf16;
+  fp32.storage = RowCodec::kFloat32;
+  fp32.checkpoint.resume = true;
+  CHECK_THROWS_WITH(train(Run{}, d, fp32),
+                    Catch::Contains("(storage bf16 there, (not recorded) here)"));
+  resume.storage = save.storage;
   CHECK_THROWS_WITH(train(Run{"graph", 3, "gcn", {}}, d, resume),
                     Catch::Contains("(ranks 2 there, 3 here)"));
   CHECK_THROWS_WITH(train(Run{"pipeline", 2, "gcn", {}}, d, resume),
