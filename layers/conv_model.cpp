@@ -59,10 +59,12 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const bool accumulator =
         l > 0 ? !r.whole_rows_only && !(r.shares && r.halo && !root_weight_) : !after;
     const bool p_shared = r.shares && (l == 0 || (l > first && after && !r.halo));
-    const bool recomputed = r.recompute && r.shares && !r.halo && after;
-    const bool z_kept = (after || l > 0) && !(r.shares && l > first && !after) && !recomputed;
-    const bool z_bf16 = z_kept && after && r.bf16 && in <= out;  // 2 bytes a value
-    const std::int64_t z = z_kept ? (z_bf16 ? (r.owned * in + 1) / 2 : r.owned * in) : 0;
+    const ConvStage::KeptZ kept = ConvStage::kept_z(c, l, r);
+    const bool z_kept = (after || l > 0) && !(r.shares && l > first && !after) &&
+                        kept != ConvStage::KeptZ::kRecomputed;
+    const std::int64_t z_floats =
+        kept == ConvStage::KeptZ::kBf16 ? (r.owned * in + 1) / 2 : r.owned * in;  // 2 bytes a value
+    const std::int64_t z = z_kept ? z_floats : 0;
     floats += (p_shared ? 0 : exchanged) + z + r.owned * out + (accumulator ? exchanged : 0);
     if (root_weight_ && l == 0) floats += 2 * r.owned * out;
   }
@@ -89,12 +91,9 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
     grad[1] = std::max(grad[1], r.columns * c.width(after ? 0 : 1));
     for (int l = first + 1; l <= last; ++l) grad[1] = std::max(grad[1], r.owned * c.width(l));
   }
-  for (int l = first; l < last; ++l) {
-    const bool after = ConvStage::aggregates_first(c, l, r.reads_history);
-    const bool recomputed = r.recompute && r.shares && !r.halo && after;
-    if (recomputed || (after && r.bf16 && c.width(l) <= c.width(l + 1)))
+  for (int l = first; l < last; ++l)  // a recomputed or decoded Z, a slice at a time
+    if (ConvStage::kept_z(c, l, r) != ConvStage::KeptZ::kFloat32)
       slice = std::max(slice, std::min(block, std::int64_t{ConvStage::kSliceRows}) * c.width(l));
-  }
   return grad[0] + grad[1] + to_z + to_p + slice;
 }
 

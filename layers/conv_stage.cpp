@@ -13,6 +13,13 @@ bool ConvStage::aggregates_first(const ModelConfig& model, int l, bool reads_his
   return (l > 0 && reads_history) || model.width(l) <= model.width(l + 1);
 }
 
+ConvStage::KeptZ ConvStage::kept_z(const ModelConfig& model, int l, const StageRows& r) {
+  if (!aggregates_first(model, l, r.reads_history)) return KeptZ::kFloat32;
+  if (r.recompute && r.shares && !r.halo) return KeptZ::kRecomputed;
+  if (r.bf16 && model.width(l) <= model.width(l + 1)) return KeptZ::kBf16;
+  return KeptZ::kFloat32;
+}
+
 ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_weight)
     : Stage(setup, first, last), first_(first), last_(last) {
   const std::int64_t n = graph_.rows();
@@ -47,16 +54,19 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t weight, std::optional<
                                        const StageSetup& setup) {
   const std::int64_t n = graph_.rows(), cols = graph_.columns();
   const bool share = shares_memory(graph_), halo = graph_.has_halo();
+  const StageRows rows{n,     cols, graph_.chunked() && !halo, whole_rows_only(),
+                       share, halo, setup.recompute,           setup.storage == RowCodec::kBf16};
   const int in = model_.width(l), out = model_.width(l + 1);
   Layer layer;
   layer.index = l;
-  layer.aggregate_first = aggregates_first(model_, l, graph_.chunked() && !halo);
+  layer.aggregate_first = aggregates_first(model_, l, rows.reads_history);
   layer.weight = weight;
   layer.root = root;
   const bool after = layer.aggregate_first;
   const int exchanged = after ? in : out;
-  layer.recompute = setup.recompute && share && !halo && after;
-  const bool stored = setup.storage == RowCodec::kBf16 && after && !layer.recompute && in <= out;
+  const KeptZ kept = kept_z(model_, l, rows);
+  layer.recompute = kept == KeptZ::kRecomputed;
+  const bool stored = kept == KeptZ::kBf16;
   if (share && l == 0)
     layer.p = first_input_over_scratch(cols, exchanged);
   else if (share && l > first_ && after && !halo)

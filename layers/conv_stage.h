@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "strata/layers/model.h"
 #include "strata/layers/stage.h"
 
 namespace strata {
@@ -21,6 +22,12 @@ class ConvStage : public Stage {
 
   // Whether layer l aggregates first in this setting (as above).
   static bool aggregates_first(const ModelConfig& model, int l, bool reads_history);
+  // How layer l keeps the aggregation Z = Â P its weight gradient reads (aggregate first;
+  // otherwise kFloat32): recomputed where asked and P outlives the backward (one block per
+  // pass, no halo); in bf16 where asked and Z fits in the layer's output rows; else as
+  // computed. The stage and the memory estimate (ConvModel) both follow it.
+  enum class KeptZ { kFloat32, kBf16, kRecomputed };
+  static KeptZ kept_z(const ModelConfig& model, int l, const StageRows& rows);
 
   // Whether a stage over graph shares memory between buffers whose uses never overlap:
   // with one block per pass (unchunked), each forward ends before its backward begins, and

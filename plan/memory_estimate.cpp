@@ -17,19 +17,19 @@ std::int64_t feature_bytes(const FeatureMatrix& f) {
   return csr_bytes(f.rows(), f.nnz(), true);
 }
 
-// The first stage's features over `rows` of f's rows: dense ones read where they lie
-// (in_place), through a list of 4 bytes a row where they are `listed` (another order or a
-// subset), else a copy in the stage's order; plus what the first layer derives from them:
-// a dropped dense copy where it multiplies them (gathered even without dropout where
-// listed), or the sparse rows' copy, values and transpose (with its source index).
+// The first stage's features over `rows` of f's rows (first_stage_features in modes.cpp):
+// dense ones read where they lie, through a list of 4 bytes a row unless the rows are f's
+// own in order (own_order); plus what the first layer derives from them: a dropped dense
+// copy where it multiplies them (gathered even without dropout through a list), or the
+// sparse rows' copy, values and transpose (with its source index).
 std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig& model,
-                                       bool in_place, std::int64_t rows, bool listed) {
+                                       std::int64_t rows, bool own_order) {
   const std::int64_t n = std::max<std::int64_t>(f.rows(), 1);
   if (!f.is_sparse()) {
-    const bool dropped = model_type(model.kind).multiplies_features(model) &&
-                         (model.dropout > 0 || (in_place && listed));
+    const bool dropped =
+        model_type(model.kind).multiplies_features(model) && (model.dropout > 0 || !own_order);
     const std::int64_t copy = feature_bytes(f) * rows / n;
-    return (in_place ? (listed ? rows * kIndex : 0) : copy) + (dropped ? copy : 0);
+    return (own_order ? 0 : rows * kIndex) + (dropped ? copy : 0);
   }
   return (feature_bytes(f) + f.nnz() * kFloat + csr_bytes(f.cols(), f.nnz(), true) +
           f.nnz() * kOffset) *
@@ -151,9 +151,8 @@ MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& 
   e.dataset = dataset_bytes(data);
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
   e.layout = layout_bytes(n, n, nnz, plan.chunks, symmetric);
-  if (bounds[stage] == 0)  // chunks in an order of their own
-    e.features =
-        first_stage_feature_bytes(data.features, model, plan.features_in_place, n, plan.chunks > 1);
+  if (bounds[stage] == 0)  // several chunks: rows in an order of their own
+    e.features = first_stage_feature_bytes(data.features, model, n, plan.chunks == 1);
   add_stage(e, model, bounds, stage, {n, 0, nnz}, plan, false, gradient_type);
   return e;
 }
@@ -172,8 +171,7 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
   e.layout =
       layout_bytes(part.owned, rows, sizes.entries, plan.chunks, symmetric, part.halo_entries);
   if (bounds[stage] == 0)  // the part's rows, a subset
-    e.features =
-        first_stage_feature_bytes(data.features, model, plan.features_in_place, part.owned, true);
+    e.features = first_stage_feature_bytes(data.features, model, part.owned, false);
   add_stage(e, model, bounds, stage, sizes, plan, true, gradient_type);
   // Building the local rows normalizes and permutes the whole Â once, then frees both.
   e.setup = 2 * csr_bytes(n, data.adjacency.nnz() + n, true);
@@ -181,8 +179,8 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
 }
 
 MemoryEstimate estimate_shard_memory(const Csr& adjacency, const FeatureMatrix& features,
-                                     const ModelConfig& model, const PartSizes& part,
-                                     ChunkPlan plan, DType gradient_type) {
+                                     bool interior_first, const ModelConfig& model,
+                                     const PartSizes& part, ChunkPlan plan, DType gradient_type) {
   MemoryEstimate e;
   // The shard as loaded: its rows, features, labels and masks; per column a global id and a
   // degree; the halo plan's send and receive lists.
@@ -193,8 +191,7 @@ MemoryEstimate estimate_shard_memory(const Csr& adjacency, const FeatureMatrix& 
   if (!self_loops(model)) sizes.entries -= part.owned;
   e.layout = layout_bytes(part.owned, part.owned + part.halo, sizes.entries, 1, self_loops(model),
                           part.halo_entries);
-  e.features =
-      first_stage_feature_bytes(features, model, plan.features_in_place, features.rows(), false);
+  e.features = first_stage_feature_bytes(features, model, features.rows(), interior_first);
   plan.chunks = 1;
   add_stage(e, model, {0, model.num_layers}, 0, sizes, plan, true, gradient_type);
   return e;

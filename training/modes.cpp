@@ -15,7 +15,7 @@ namespace {
 
 ChunkPlan chunk_plan(const PipelineOptions& options, const TrainConfig& config) {
   ChunkPlan plan{options.chunks, options.stale_grad == StaleGrad::kExact, config.compress,
-                 config.recompute, true};
+                 config.recompute};
   plan.storage = config.storage;
   return plan;
 }
@@ -67,21 +67,27 @@ std::vector<std::int32_t> chunks_of(const Dataset& data, const TrainConfig& conf
   return make_chunks(data.adjacency, options.chunks, options.chunking, config.seed);
 }
 
-// The trainer of a rank that holds the whole dataset: stage 0's features in the layout's
-// row order (dense ones read where they are, through the order: the caller's dataset
-// outlives the trainer), and the rank's labels.
+// The first stage's features over rows `ids` of f: f itself where those are its rows in
+// order; else dense ones read where they lie through the list of ids, sparse ones selected
+// into a copy. f must outlive the trainer.
+void first_stage_features(const FeatureMatrix& f, std::span<const GlobalId> ids, RankData& rank) {
+  const bool own_order = std::ssize(ids) == f.rows() && is_identity(ids);
+  if (!own_order && f.is_sparse()) {
+    rank.features = std::make_shared<const FeatureMatrix>(f.select_rows(ids));
+    return;
+  }
+  rank.features = std::shared_ptr<const FeatureMatrix>(std::shared_ptr<void>(), &f);
+  if (!own_order)
+    for (const GlobalId id : ids) rank.feature_rows.push_back(static_cast<LocalId>(id));
+}
+
+// The trainer of a rank that holds the whole dataset (the caller's, which outlives it):
+// stage 0's features in the layout's row order, and the rank's labels.
 std::unique_ptr<RankTrainer> trainer_on_dataset(RankGrid& grid, const Device& device,
                                                 const Dataset& data, RowLayout layout,
                                                 const RankSetup& setup) {
   RankData rank{{}, nullptr, stage_labels(data, layout.owned_ids()), {}};
-  const std::span<const GlobalId> ids = layout.owned_ids();
-  if (grid.stage() == 0 && data.features.is_sparse()) {
-    rank.features = std::make_shared<FeatureMatrix>(data.features.select_rows(ids));
-  } else if (grid.stage() == 0) {
-    rank.features = std::shared_ptr<const FeatureMatrix>(std::shared_ptr<void>(), &data.features);
-    if (!is_identity(ids) || std::ssize(ids) != data.features.rows())
-      for (const GlobalId id : ids) rank.feature_rows.push_back(static_cast<LocalId>(id));
-  }
+  if (grid.stage() == 0) first_stage_features(data.features, layout.owned_ids(), rank);
   rank.layout = std::move(layout);
   return std::make_unique<RankTrainer>(grid, device.backend, std::move(rank), setup);
 }
@@ -110,11 +116,10 @@ TrainResult train_one_process(const Dataset& data, const TrainConfig& config,
   const std::unique_ptr<Communicator> solo = make_solo_communicator();
   RankGrid grid(*solo, 1, device.to_data);
   const std::vector<std::int32_t> one_chunk(static_cast<std::size_t>(data.adjacency.rows), 0);
-  // The caller's features, not owned: they outlive the run.
-  const std::shared_ptr<const FeatureMatrix> features(std::shared_ptr<void>(), &data.features);
   RankData rank{
-      whole_graph_layout(data.adjacency, one_chunk, 1, propagation_of(config)), features, {}, {}};
+      whole_graph_layout(data.adjacency, one_chunk, 1, propagation_of(config)), nullptr, {}, {}};
   rank.labels = stage_labels(data, rank.layout.owned_ids());
+  first_stage_features(data.features, rank.layout.owned_ids(), rank);  // the caller's, in place
   const RankSetup setup = setup_for(ParallelMode::kLocal, data.features.cols(), data.num_classes,
                                     config, {}, whole_model(config));
   RunKey key = base_run_key("local", 1, config, data.name, data.adjacency.rows,
@@ -133,11 +138,10 @@ TrainResult train_graph_parallel(Communicator& comm, const Shard& shard, const T
   RankGrid grid(comm, comm.size(), device.to_data);
   RowLayout layout = shard_layout(shard.graph, shard.parts, propagation_of(config));
   const std::vector<GlobalId> old_of = interior_first(layout);
-  // A shard ordered beforehand (order_interior_first) is read in place: it outlives the run.
-  std::shared_ptr<const FeatureMatrix> features(std::shared_ptr<void>(), &shard.features);
-  if (!is_identity(old_of))
-    features = std::make_shared<const FeatureMatrix>(shard.features.select_rows(old_of));
-  RankData rank{std::move(layout), std::move(features), stage_labels(shard, old_of), {}};
+  // The shard outlives the run; ordered beforehand (order_interior_first), old_of is the
+  // identity and its features are read as they are.
+  RankData rank{std::move(layout), nullptr, stage_labels(shard, old_of), {}};
+  first_stage_features(shard.features, old_of, rank);
   const RankSetup setup = setup_for(ParallelMode::kGraph, shard.features.cols(), shard.num_classes,
                                     config, {}, whole_model(config));
   std::int64_t vertices = shard.graph.owned;
@@ -268,11 +272,9 @@ MemoryEstimate estimate_graph_rank(const Shard& shard, const TrainConfig& config
   PartSizes part{g.owned, g.halo, g.adjacency.nnz() + g.owned, 0, 0};
   for (const auto& list : g.plan.send) part.sent += static_cast<std::int64_t>(list.size());
   for (LocalId c : g.adjacency.indices) part.halo_entries += c >= g.owned;
-  ChunkPlan plan = chunk_plan({}, config);
-  plan.features_in_place = is_interior_first(shard);
-  return estimate_shard_memory(g.adjacency, shard.features,
+  return estimate_shard_memory(g.adjacency, shard.features, is_interior_first(shard),
                                model_config_for(shard.features.cols(), shard.num_classes, config),
-                               part, plan);
+                               part, chunk_plan({}, config));
 }
 
 MemoryEstimate estimate_hybrid_rank(const Dataset& data, const TrainConfig& config,

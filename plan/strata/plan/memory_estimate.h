@@ -33,17 +33,15 @@ struct MemoryEstimate {
 
 // The vertex chunks of a pipeline epoch, whether backward runs every row at once
 // (--stale-grad exact) instead of chunk by chunk, and the rows' wire formats (their
-// exchange buffers); whether aggregations are recomputed (--recompute), whether the first
-// stage reads the dataset's own dense features (through its rows' order, where that is
-// another; in graph mode, a shard numbered interior first) rather than a copy in its rows'
-// order, and the format kept aggregations are stored in
-// (--storage). The estimate is of a CPU rank, whose backend reads host arrays in place.
+// exchange buffers); whether aggregations are recomputed (--recompute), and the format
+// kept aggregations are stored in (--storage). The first stage reads dense features where
+// they lie, through a list of its rows where they are in another order. The estimate is of
+// a CPU rank, whose backend reads host arrays in place.
 struct ChunkPlan {
   int chunks = 1;
   bool whole_backward = false;
   RowCodecs wire;
   bool recompute = false;
-  bool features_in_place = false;
   RowCodec storage = RowCodec::kFloat32;
 };
 
@@ -67,13 +65,14 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
                                       const PartSizes& part, DType gradient_type = DType::kFloat64);
 
 // A graph-mode rank (one stage, one chunk, a halo): its shard as loaded (rows of the
-// adjacency over local columns, features, labels, ids, halo plan), its features (read in place
-// where the shard is numbered interior first, plan.features_in_place, else copied into that
-// order), and every layer over its part; Â is taken as symmetric (an undirected graph) where
-// the model's propagation is. plan.chunks is taken as 1.
+// adjacency over local columns, features, labels, ids, halo plan), its features (read
+// through a list of its rows unless the shard is numbered interior first), and every layer
+// over its part; Â is taken as symmetric (an undirected graph) where the model's
+// propagation is. plan.chunks is taken as 1.
 MemoryEstimate estimate_shard_memory(const Csr& adjacency, const FeatureMatrix& features,
-                                     const ModelConfig& model, const PartSizes& part,
-                                     ChunkPlan plan, DType gradient_type = DType::kFloat64);
+                                     bool interior_first, const ModelConfig& model,
+                                     const PartSizes& part, ChunkPlan plan,
+                                     DType gradient_type = DType::kFloat64);
 
 // "412.3 MB (dataset 12.0, layout 30.1, ...)"
 std::string describe(const MemoryEstimate& e);
