@@ -25,6 +25,7 @@
 #   epoch_time.sh         epoch times and kernels in one printout (no CSV)
 #   lines.sh              lines of code per folder
 #   pyg_compare.sh        the same models in PyTorch Geometric (its own venv; skips offline)
+#   model_accuracy.sh     GraphSAGE and GIN beside PyG's SAGEConv and GINConv, 5 seeds
 #   engine_compare.sh     two builds side by side: only with STRATA_ENGINE_BASE=REV (the
 #                         build to compare against), since it builds that commit
 # Then plots.py draws the PNGs and figures.py says which README figures the new CSVs move
@@ -40,7 +41,7 @@ cd "$(dirname "$0")/.."
 steps=(kernels loading comm_sweep comm_table graph_mode end_to_end pipeline_vs_graph
   pipeline_accuracy pipeline_depth stale_grad_cost overlap cluster compression plan_check
   plan_simulated hybrid_memory memory accuracy gcnii_depth determinism threads profile epoch_time lines
-  pyg_compare engine_compare)
+  pyg_compare model_accuracy engine_compare)
 not_steps=(machine run) # sourced by the others; this script
 
 if [[ ${1:-} == --list-missing ]]; then

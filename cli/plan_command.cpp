@@ -101,7 +101,7 @@ CLI::App* add_plan_command(CLI::App& app, PlanArgs& a) {
   PlanRequest& r = a.request;
   ClusterSpec& c = r.cluster;
   cmd->add_option("--ranks", c.ranks, "ranks of the job");
-  cmd->add_option("--model", r.model, "gcn | gcnii | sage");
+  cmd->add_option("--model", r.model, "gcn | gcnii | sage | gin");
   cmd->add_option("--layers", r.layers, "graph convolutions");
   cmd->add_option("--hidden", r.hidden, "hidden width");
   cmd->add_option("--stages", r.stages, "only layouts of this many stages (0: any)");

@@ -31,6 +31,7 @@ TrainConfig to_train_config(const Config& c) {
   t.dropout = c.model.dropout;
   t.alpha = c.model.alpha;
   t.lambda = c.model.lambda;
+  t.learn_eps = c.model.eps_learnable;
   t.epochs = c.optimizer.epochs;
   t.lr = c.optimizer.lr;
   t.weight_decay = c.optimizer.weight_decay;

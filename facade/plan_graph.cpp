@@ -72,7 +72,7 @@ class LoadedGraph final : public PlanGraph {
 }  // namespace
 
 bool adds_self_loops(const PlanRequest& request) {
-  return model_type(parse_model_kind(request.model)).propagation() == Propagation::kGcn;
+  return has_self_loops(model_type(parse_model_kind(request.model)).propagation());
 }
 
 std::unique_ptr<PlanGraph> loaded_graph(const Dataset& data, const PlanRequest& request) {

@@ -55,26 +55,23 @@ std::vector<float> degrees_plus_one(const Csr& adjacency) {
   return deg;
 }
 
-Csr gcn_normalize(const Csr& adjacency, std::span<const float> degree_plus_one) {
-  STRATA_CHECK(degree_plus_one.size() == static_cast<std::size_t>(adjacency.cols),
-               "degree vector has ", degree_plus_one.size(), " entries for ", adjacency.cols,
-               " columns");
+namespace {
+
+// adjacency + I over its rows (the self-loop of row r at column r, in column order), entry
+// (r, c) valued value(r, c).
+template <typename Value>
+Csr with_self_loops(const Csr& adjacency, Value value) {
   Csr out;
   out.rows = adjacency.rows;
   out.cols = adjacency.cols;
   out.offsets.assign(static_cast<std::size_t>(out.rows) + 1, 0);
   out.indices.reserve(adjacency.indices.size() + out.rows);
   out.values.reserve(adjacency.indices.size() + out.rows);
-  // value(r, c) = inv[r] * inv[c]: a product, so that value(c, r) has the same bits and Â
-  // of an undirected graph is its own transpose (is_symmetric).
-  std::vector<float> inv(degree_plus_one.size());
-  for (std::size_t c = 0; c < inv.size(); ++c) inv[c] = 1.0f / std::sqrt(degree_plus_one[c]);
   for (LocalId r = 0; r < out.rows; ++r) {
-    const float inv_r = inv[static_cast<std::size_t>(r)];
     bool self_added = false;
     auto add = [&](LocalId c) {
       out.indices.push_back(c);
-      out.values.push_back(inv_r * inv[static_cast<std::size_t>(c)]);
+      out.values.push_back(value(r, c));
     };
     for (LocalId c : adjacency.neighbors(r)) {
       if (!self_added && c >= r) {
@@ -88,6 +85,25 @@ Csr gcn_normalize(const Csr& adjacency, std::span<const float> degree_plus_one) 
     out.offsets[r + 1] = static_cast<EdgeOffset>(out.indices.size());
   }
   return out;
+}
+
+}  // namespace
+
+Csr gcn_normalize(const Csr& adjacency, std::span<const float> degree_plus_one) {
+  STRATA_CHECK(degree_plus_one.size() == static_cast<std::size_t>(adjacency.cols),
+               "degree vector has ", degree_plus_one.size(), " entries for ", adjacency.cols,
+               " columns");
+  // value(r, c) = inv[r] * inv[c]: a product, so that value(c, r) has the same bits and Â
+  // of an undirected graph is its own transpose (is_symmetric).
+  std::vector<float> inv(degree_plus_one.size());
+  for (std::size_t c = 0; c < inv.size(); ++c) inv[c] = 1.0f / std::sqrt(degree_plus_one[c]);
+  return with_self_loops(adjacency, [&](LocalId r, LocalId c) {
+    return inv[static_cast<std::size_t>(r)] * inv[static_cast<std::size_t>(c)];
+  });
+}
+
+Csr sum_with_self_loops(const Csr& adjacency) {
+  return with_self_loops(adjacency, [](LocalId, LocalId) { return 1.0f; });
 }
 
 Csr mean_normalize(const Csr& adjacency, std::span<const float> degree_plus_one) {

@@ -7,20 +7,27 @@
 namespace strata {
 namespace {
 
-// Glorot keys of the root weights, apart from those of the layers' own weights (l).
+// Glorot keys of the root weights and of GIN's W2, apart from those of the layers' own
+// weights (l).
 constexpr std::int32_t kRootKeys = 1 << 20;
+constexpr std::int32_t kMlpKeys = 2 << 20;
 
 }  // namespace
 
-// conv l: W (Glorot keyed by l - 1), with bias b (zeros), with a root weight W_root.
+// conv l + 1: W (Glorot keyed by l), with bias b (zeros), with a root weight W_root, with
+// an MLP's second layer W2 and b2 and (learnt) eps, which starts at 0 (PyG's GINConv).
 std::vector<TensorShape> ConvModel::parameters(const ModelConfig& c) const {
   std::vector<TensorShape> shapes;
   for (int l = 0; l < c.num_layers; ++l) {
     const std::string conv = cat("conv", l + 1);
-    shapes.push_back({conv + ".weight", c.width(l), c.width(l + 1), l, l});
-    if (c.bias) shapes.push_back({conv + ".bias", 1, c.width(l + 1), l});
-    if (root_weight_)
-      shapes.push_back({conv + ".root_weight", c.width(l), c.width(l + 1), l, kRootKeys + l});
+    const int in = c.width(l), mid = ConvStage::conv_width(c, l), out = c.width(l + 1);
+    shapes.push_back({conv + ".weight", in, mid, l, l});
+    if (c.bias) shapes.push_back({conv + ".bias", 1, mid, l});
+    if (form_.root_weight) shapes.push_back({conv + ".root_weight", in, out, l, kRootKeys + l});
+    if (!form_.mlp) continue;
+    shapes.push_back({conv + ".mlp.weight", mid, out, l, kMlpKeys + l});
+    if (c.bias) shapes.push_back({conv + ".mlp.bias", 1, out, l});
+    if (c.learn_eps) shapes.push_back({conv + ".eps", 1, 1, l});
   }
   return shapes;
 }
@@ -29,15 +36,17 @@ std::vector<TensorShape> ConvModel::parameters(const ModelConfig& c) const {
 ModelShape ConvModel::shape(const ModelConfig& c, const GraphSize& g) const {
   ModelShape shape;
   for (int l = 0; l <= c.num_layers; ++l) shape.widths.push_back(c.width(l));
-  const int weights = root_weight_ ? 2 : 1;
+  const int weights = form_.root_weight ? 2 : 1;
   for (int l = 0; l < c.num_layers; ++l) {
-    const int a = c.width(l), b = c.width(l + 1), w = std::min(a, b);
+    const int a = c.width(l), m = ConvStage::conv_width(c, l), b = c.width(l + 1);
+    const int w = std::min(a, m);
     shape.exchange_widths.push_back(w);
     shape.backward_exchange.push_back(!ConvStage::aggregates_first(c, l, false) || l > 0);
     shape.boundary_widths.push_back(b);
     const double density = l == 0 ? g.feature_density : 1.0;
+    const double mlp = form_.mlp ? static_cast<double>(g.nodes) * m * b : 0.0;
     shape.costs.push_back(static_cast<double>(g.entries) * w +
-                          static_cast<double>(g.nodes) * a * b * density * weights);
+                          static_cast<double>(g.nodes) * a * m * density * weights + mlp);
   }
   for (const TensorShape& t : parameters(c)) shape.parameters += t.size();
   return shape;
@@ -48,17 +57,19 @@ ModelShape ConvModel::shape(const ModelConfig& c, const GraphSize& g) const {
 // (ConvStage::make_layer). Shared (ConvStage::shares_memory): P0 lies in the scratch, a
 // later layer's Z (transform first) or P (aggregate first, no halo) is the previous Y, G is
 // P with a halo (without a root weight; delayed stale gradients are not counted), and a
-// recomputing layer keeps no Z.
+// recomputing layer keeps no Z. GIN's layers hold H over the rows too; a learnt eps keeps
+// P0 out of the scratch.
 std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
                                      const StageRows& r) const {
   std::int64_t floats = 0;
   for (int l = first; l < last; ++l) {
-    const std::int64_t in = c.width(l), out = c.width(l + 1);
+    const std::int64_t in = c.width(l), mid = ConvStage::conv_width(c, l), out = c.width(l + 1);
     const bool after = ConvStage::aggregates_first(c, l, r.reads_history);
-    const std::int64_t exchanged = r.columns * (after ? in : out);
+    const std::int64_t exchanged = r.columns * (after ? in : mid);
     const bool accumulator =
-        l > 0 ? !r.whole_rows_only && !(r.shares && r.halo && !root_weight_) : !after;
-    const bool p_shared = r.shares && (l == 0 || (l > first && after && !r.halo));
+        l > 0 ? !r.whole_rows_only && !(r.shares && r.halo && !form_.root_weight) : !after;
+    const bool eps = form_.mlp && c.learn_eps;
+    const bool p_shared = r.shares && ((l == 0 && !eps) || (l > first && after && !r.halo));
     const ConvStage::KeptZ kept = ConvStage::kept_z(c, l, r);
     const bool z_kept = (after || l > 0) && !(r.shares && l > first && !after) &&
                         kept != ConvStage::KeptZ::kRecomputed;
@@ -66,39 +77,46 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
         kept == ConvStage::KeptZ::kBf16 ? (r.owned * in + 1) / 2 : r.owned * in;  // 2 bytes a value
     const std::int64_t z = z_kept ? z_floats : 0;
     floats += (p_shared ? 0 : exchanged) + z + r.owned * out + (accumulator ? exchanged : 0);
-    if (root_weight_ && l == 0) floats += 2 * r.owned * out;
+    if (form_.mlp) floats += r.owned * mid;
+    if (form_.root_weight && l == 0) floats += 2 * r.owned * out;
   }
   if (first > 0) floats += 2 * r.owned * c.width(first);
   return floats + r.owned * c.width(last);
 }
 
 // ConvStage::backward: d loss / d Y alternates between two buffers (the second holds P0
-// when shared), plus d loss / d P or the Zᵀ product's input, and a recomputed or decoded
-// Z's slice.
+// when shared), plus d loss / d P or the Zᵀ product's input, GIN's d loss / d H, and a
+// recomputed or decoded Z's slice. Layer 0's eps gradient reads a Zᵀ input of its own.
 std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last,
                                        const StageRows& r, std::int64_t block) const {
-  std::int64_t grad[2] = {block * c.width(last), 0}, to_z = 0, to_p = 0, slice = 0;
+  std::int64_t grad[2] = {block * c.width(last), 0}, to_z = 0, to_p = 0, slice = 0, to_h = 0;
+  const bool eps = form_.mlp && c.learn_eps;
   int buffer = 0;
-  for (int l = last - 1; l >= first && l > 0; --l) {
+  for (int l = last - 1; l >= first; --l) {
     const bool after = ConvStage::aggregates_first(c, l, r.reads_history);
+    if (form_.mlp) to_h = std::max(to_h, block * ConvStage::conv_width(c, l));
+    if (l == 0) {
+      if (after && eps) to_z = std::max(to_z, block * c.width(0));
+      continue;
+    }
     if (after) to_z = std::max(to_z, block * c.width(l));
-    if (!after) to_p = std::max(to_p, block * c.width(l + 1));
+    if (!after) to_p = std::max(to_p, block * ConvStage::conv_width(c, l));
     buffer ^= 1;
     if (l > first) grad[buffer] = std::max(grad[buffer], block * c.width(l));
   }
-  if (r.shares && first == 0) {
+  if (r.shares && first == 0 && !eps) {
     const bool after = ConvStage::aggregates_first(c, 0, r.reads_history);
-    grad[1] = std::max(grad[1], r.columns * c.width(after ? 0 : 1));
+    grad[1] = std::max(grad[1], r.columns * (after ? c.width(0) : ConvStage::conv_width(c, 0)));
     for (int l = first + 1; l <= last; ++l) grad[1] = std::max(grad[1], r.owned * c.width(l));
   }
   for (int l = first; l < last; ++l)  // a recomputed or decoded Z, a slice at a time
     if (ConvStage::kept_z(c, l, r) != ConvStage::KeptZ::kFloat32)
       slice = std::max(slice, std::min(block, std::int64_t{ConvStage::kSliceRows}) * c.width(l));
-  return grad[0] + grad[1] + to_z + to_p + slice;
+  return grad[0] + grad[1] + to_z + to_p + to_h + slice;
 }
 
 bool ConvModel::multiplies_features(const ModelConfig& c) const {
-  return root_weight_ || !ConvStage::aggregates_first(c, 0, false);
+  return form_.root_weight || !ConvStage::aggregates_first(c, 0, false);
 }
 
 // The features (layer 0's input) get no gradient, and layer 0 exchanges or scatters the
@@ -107,11 +125,13 @@ std::int64_t ConvModel::stage_width(const ModelConfig& c, int first, int last) c
   std::int64_t width = 0;
   for (int l = std::max(first, 1); l <= last; ++l)
     width = std::max<std::int64_t>(width, c.width(l));
+  for (int l = first; l < last && form_.mlp; ++l)  // GIN exchanges its conv's rows
+    width = std::max<std::int64_t>(width, ConvStage::conv_width(c, l));
   return width;
 }
 
 std::unique_ptr<Stage> ConvModel::make_stage(const StageSetup& setup, int first, int last) const {
-  return std::make_unique<ConvStage>(setup, first, last, root_weight_);
+  return std::make_unique<ConvStage>(setup, first, last, form_);
 }
 
 }  // namespace strata

@@ -1,17 +1,19 @@
 // The family of models whose layers are graph convolutions Y = agg(X) W [+ X W_root] + b
 // with ReLU between them, all run by conv_stage.h: GCN (Kipf & Welling 2017; Â with
-// self-loops, no root weight) and GraphSAGE (Hamilton et al. 2017, PyG's SAGEConv with
-// the mean aggregator; Ā = D^-1 A, a root weight). A member is its name, its propagation
-// and whether it has a root weight.
+// self-loops, no root weight), GraphSAGE (Hamilton et al. 2017, PyG's SAGEConv with the
+// mean aggregator; Ā = D^-1 A, a root weight) and GIN (Xu et al. 2019, PyG's GINConv with
+// a 2-layer MLP; A + I and eps, the conv being the MLP's first linear layer). A member is
+// its name, its propagation and its form (ConvForm: a root weight, an MLP).
 #pragma once
+#include "conv_stage.h"
 #include "strata/layers/model.h"
 
 namespace strata {
 
 class ConvModel : public ModelType {
  public:
-  ConvModel(const char* name, Propagation propagation, bool root_weight)
-      : name_(name), propagation_(propagation), root_weight_(root_weight) {}
+  ConvModel(const char* name, Propagation propagation, ConvForm form)
+      : name_(name), propagation_(propagation), form_(form) {}
 
   const char* name() const override { return name_; }
   Propagation propagation() const override { return propagation_; }
@@ -28,7 +30,7 @@ class ConvModel : public ModelType {
  private:
   const char* name_;
   Propagation propagation_;
-  bool root_weight_;
+  ConvForm form_;
 };
 
 }  // namespace strata

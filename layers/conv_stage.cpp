@@ -5,32 +5,33 @@
 namespace strata {
 namespace {
 
-enum Scratch { kGradY, kGradX, kGradZ, kGradP, kSlice };
+enum Scratch { kGradY, kGradX, kGradZ, kGradP, kSlice, kGradH };
 
 }  // namespace
 
+int ConvStage::conv_width(const ModelConfig& model, int l) {
+  return model.kind == ModelKind::kGin ? model.hidden : model.width(l + 1);
+}
+
 bool ConvStage::aggregates_first(const ModelConfig& model, int l, bool reads_history) {
-  return (l > 0 && reads_history) || model.width(l) <= model.width(l + 1);
+  return (l > 0 && reads_history) || model.width(l) <= conv_width(model, l);
 }
 
 ConvStage::KeptZ ConvStage::kept_z(const ModelConfig& model, int l, const StageRows& r) {
   if (!aggregates_first(model, l, r.reads_history)) return KeptZ::kFloat32;
   if (r.recompute && r.shares && !r.halo) return KeptZ::kRecomputed;
-  if (r.bf16 && model.width(l) <= model.width(l + 1)) return KeptZ::kBf16;
+  if (r.bf16 && model.width(l) <= conv_width(model, l)) return KeptZ::kBf16;
   return KeptZ::kFloat32;
 }
 
-ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_weight)
-    : Stage(setup, first, last), first_(first), last_(last) {
+ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form)
+    : Stage(setup, first, last), first_(first), last_(last), form_(form) {
+  STRATA_CHECK(!(form.root_weight && form.mlp), "a conv has a root weight or an MLP, not both");
   const std::int64_t n = graph_.rows();
-  const std::size_t bias = model_.bias ? 1 : 0, per_layer = 1 + bias + (root_weight ? 1 : 0);
-  for (int l = first; l < last; ++l) {
-    const std::size_t weight = static_cast<std::size_t>(l - first) * per_layer;
-    std::optional<std::size_t> root;
-    if (root_weight) root = weight + 1 + bias;
-    layers_.push_back(make_layer(l, weight, root, setup));
-  }
-  if (first == 0 && root_weight) {
+  const std::size_t per_layer = tensors_per_layer(model_, form);
+  for (int l = first; l < last; ++l)
+    layers_.push_back(make_layer(l, static_cast<std::size_t>(l - first) * per_layer, setup));
+  if (first == 0 && form.root_weight) {
     root_ = tensor(n, model_.width(1));
     root_grad_ = tensor(n, model_.width(1));
   }
@@ -48,26 +49,25 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, bool root_wei
 // but for a root weight (whose backward reads P) and delayed stale gradients (G carries
 // them across passes). Recomputing, Z is made again from P in the backward: P of a later
 // layer is the previous Y, alive until then; P0 is rebuilt from the features into Y0.
-// Stored in bf16 (StageSetup::storage), Z is aggregated into Y's rows: only where Z is no
-// wider than Y (a chunked layer may aggregate first into narrower rows: its Z stays fp32).
-ConvStage::Layer ConvStage::make_layer(int l, std::size_t weight, std::optional<std::size_t> root,
-                                       const StageSetup& setup) {
+// Stored in bf16 (StageSetup::storage), Z is aggregated into the conv's output rows: only
+// where Z is no wider (a chunked layer may aggregate first into narrower rows: its Z stays
+// fp32). A learnt eps keeps P0 out of the scratch: its gradient reads P0's rows.
+ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const StageSetup& setup) {
   const std::int64_t n = graph_.rows(), cols = graph_.columns();
   const bool share = shares_memory(graph_), halo = graph_.has_halo();
   const StageRows rows{n,     cols, graph_.chunked() && !halo, whole_rows_only(),
                        share, halo, setup.recompute,           setup.storage == RowCodec::kBf16};
-  const int in = model_.width(l), out = model_.width(l + 1);
-  Layer layer;
+  const int in = model_.width(l), mid = conv_width(model_, l), out = model_.width(l + 1);
+  Layer layer = layer_tensors(first_tensor);
   layer.index = l;
   layer.aggregate_first = aggregates_first(model_, l, rows.reads_history);
-  layer.weight = weight;
-  layer.root = root;
   const bool after = layer.aggregate_first;
-  const int exchanged = after ? in : out;
+  const int exchanged = after ? in : mid;
   const KeptZ kept = kept_z(model_, l, rows);
   layer.recompute = kept == KeptZ::kRecomputed;
   const bool stored = kept == KeptZ::kBf16;
-  if (share && l == 0)
+  layer.p_in_scratch = share && l == 0 && !layer.eps;  // the eps gradient reads P0
+  if (layer.p_in_scratch)
     layer.p = first_input_over_scratch(cols, exchanged);
   else if (share && l > first_ && after && !halo)
     layer.p = kernels::Tensor::view_of(layers_.back().y.data(), cols, in);
@@ -80,8 +80,9 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t weight, std::optional<
         kernels::Buffer(backend_, static_cast<std::size_t>(n * row_codec_bytes(setup.storage, in)));
   else if (!layer.recompute)
     layer.z = tensor(after || l > 0 ? n : 0, in);
+  if (layer.mlp) layer.h = tensor(n, mid);
   layer.y = tensor(n, out);
-  layer.g_in_p = l > 0 && share && halo && !root && stale_ != StaleGrad::kDelay;
+  layer.g_in_p = l > 0 && share && halo && !layer.root && stale_ != StaleGrad::kDelay;
   if (layer.g_in_p)
     layer.g = kernels::Tensor::view_of(layer.p.data(), cols, exchanged);
   else  // layer 0 keeps dP0 when it transforms first (end_backward needs every block's)
@@ -118,6 +119,7 @@ void ConvStage::begin_epoch(std::int64_t epoch, bool training) {
   // reproduces: its history keeps evaluation's values.
   for (Layer& layer : layers_)
     if (layer.index > 0 && layer.aggregate_first) drop_history(layer.p, layer.index);
+  read_eps();
   if (first_ == 0) prepare_first_layer();
 }
 
@@ -171,37 +173,38 @@ void ConvStage::forward_layer(Layer& layer, const Block& b) {
 }
 
 void ConvStage::aggregate_layer(Layer& layer, const Block& b) {
-  const MatrixView y = rows(layer.y, b);
+  const MatrixView y = conv_rows(layer, b);
   const ConstMatrixView w = parameters_.value(layer.weight);
   if (layer.recompute) {
     for (const Block& s : slices(b)) {
       const MatrixView z = scratch(kSlice, s.size(), model_.width(layer.index));
-      graph_.aggregate(s, layer.p.view(), z);
+      aggregate_into(layer, s, layer.p.view(), z);
       backend_.gemm(false, false, 1.0f, z, w, 0.0f, piece_rows(y, b, s));
     }
   } else if (layer.stored()) {
     aggregate_stored(layer, b, y);
   } else if (layer.aggregate_first) {
     const MatrixView z = rows(layer.z, b);
-    graph_.aggregate(b, layer.p.view(), z);
+    aggregate_into(layer, b, layer.p.view(), z);
     backend_.gemm(false, false, 1.0f, z, w, 0.0f, y);
   } else {
-    graph_.aggregate(b, layer.p.view(), y);
+    aggregate_into(layer, b, layer.p.view(), y);
   }
   if (layer.root && layer.index == 0)
     backend_.axpy(1.0f, rows(root_, b), y);
   else if (layer.root)
     backend_.gemm(false, false, 1.0f, input_of(layer, b), parameters_.value(*layer.root), 1.0f, y);
   if (model_.bias) backend_.add_bias_rows(y, parameters_.value(layer.weight + 1).data);
-  if (!last_model_layer(layer)) backend_.relu_forward(y, y);
+  if (layer.mlp || !last_model_layer(layer)) backend_.relu_forward(y, y);
+  if (layer.mlp) mlp_forward(layer, b);
 }
 
-// Y's rows of b are contiguous (a tensor's stride is its width) and at least as wide as
-// Z's: Z over their first floats is dead once stored, before the first slice of Y is
-// written.
+// Y's rows of b (the conv's output) are contiguous (a tensor's stride is its width) and at
+// least as wide as Z's: Z over their first floats is dead once stored, before the first
+// slice of Y is written.
 void ConvStage::aggregate_stored(Layer& layer, const Block& b, MatrixView y) {
   const MatrixView z{y.data, b.size(), model_.width(layer.index), model_.width(layer.index)};
-  graph_.aggregate(b, layer.p.view(), z);
+  aggregate_into(layer, b, layer.p.view(), z);
   backend_.encode_rows(z, nullptr, b.size(), RowCodec::kBf16, 0, stored_rows(layer, b));
   for (const Block& s : slices(b))
     backend_.gemm(false, false, 1.0f, stored_slice(layer, s), parameters_.value(layer.weight), 0.0f,
@@ -223,7 +226,8 @@ std::byte* ConvStage::stored_rows(Layer& layer, const Block& s) const {
 // the other); kGradZ holds what an aggregate-first layer sends through Âᵀ, kGradP what a
 // transform-first one gets back. Layer by layer, piece by piece (BlockGraph::pieces): a
 // layer's interior pieces run while the halo's share of the gradient of the layer after
-// it travels; the boundary piece waits for it.
+// it travels; the boundary piece waits for it. GIN's MLP leaves d loss / d H in kGradH,
+// which finish_layer does not read (it reads grad_y for a root term only).
 void ConvStage::backward(const Block& b) {
   MatrixView grad = scratch(kGradY, b.size(), model_.width(last_));
   backend_.copy(rows(output_grad_, b), grad);
@@ -235,11 +239,15 @@ void ConvStage::backward(const Block& b) {
     const bool sends_z = layer.aggregate_first && layer.index > 0;
     const MatrixView grad_z =
         sends_z ? scratch(kGradZ, b.size(), model_.width(layer.index)) : MatrixView{};
+    const MatrixView grad_h =
+        layer.mlp ? scratch(kGradH, b.size(), conv_width(model_, layer.index)) : MatrixView{};
     for (const Block& piece : pieces) {
       if (arriving.layer != nullptr) finish_layer(arriving, b, piece, true);
-      start_layer(layer, piece, piece_rows(grad, b, piece), piece_rows(grad_z, b, piece));
+      start_layer(layer, piece, piece_rows(grad, b, piece), piece_rows(grad_h, b, piece),
+                  piece_rows(grad_z, b, piece));
       if (piece.chunk == kInteriorPiece) graph_.progress();
     }
+    if (layer.mlp) grad = grad_h;
     if (layer.index == 0) {
       first_layer_backward(layer, b, grad);
       return;
@@ -248,10 +256,13 @@ void ConvStage::backward(const Block& b) {
     const MatrixView grad_x =
         j > 0 ? scratch(buffer, b.size(), model_.width(layer.index)) : rows(input_grad_, b);
     const MatrixView grad_p =
-        layer.aggregate_first ? grad_x : scratch(kGradP, b.size(), model_.width(layer.index + 1));
+        layer.aggregate_first ? grad_x : scratch(kGradP, b.size(), conv_width(model_, layer.index));
     arriving = {&layer, grad, grad_p, grad_x};
     if (layer.g_in_p) zero(layer.g);
-    if (!start_propagate(layer.g, b, sends_z ? grad_z : grad, grad_p)) {
+    const MatrixView sent = sends_z ? grad_z : grad;
+    const bool arrives = start_propagate(layer.g, b, sent, grad_p);
+    if (layer.eps) backend_.axpy(layer.eps_value, sent, arrives ? rows(layer.g, b) : grad_p);
+    if (!arrives) {
       finish_layer(arriving, b, b, false);
       arriving = {};
     }
@@ -261,12 +272,18 @@ void ConvStage::backward(const Block& b) {
 }
 
 // A layer's backward on b's rows up to Âᵀ: the activation's, and (aggregate first,
-// Y = (Â P) W) dW += Zᵀ dY and grad_z = dY Wᵀ, what Âᵀ then takes.
-void ConvStage::start_layer(Layer& layer, const Block& b, MatrixView grad_y, MatrixView grad_z) {
-  activation_backward(layer, b, grad_y);
-  if (grad_z.data == nullptr) return;
-  weight_gradient(layer, b, grad_y);
-  backend_.gemm(false, true, 1.0f, grad_y, parameters_.value(layer.weight), 0.0f, grad_z);
+// Y = (Â P) W) dW += Zᵀ dY and grad_z = dY Wᵀ, what Âᵀ then takes; and eps's gradient
+// (layer 0's: first_layer_backward), while P's rows are whole.
+void ConvStage::start_layer(Layer& layer, const Block& b, MatrixView grad_y, MatrixView grad_h,
+                            MatrixView grad_z) {
+  const MatrixView grad = activation_backward(layer, b, grad_y, grad_h);
+  if (grad_z.data == nullptr) {
+    if (layer.index > 0) eps_gradient(layer, b, grad);
+    return;
+  }
+  weight_gradient(layer, b, grad);
+  backend_.gemm(false, true, 1.0f, grad, parameters_.value(layer.weight), 0.0f, grad_z);
+  eps_gradient(layer, b, grad_z);
 }
 
 void ConvStage::weight_gradient(Layer& layer, const Block& b, ConstMatrixView grad_y) {
@@ -280,15 +297,16 @@ void ConvStage::weight_gradient(Layer& layer, const Block& b, ConstMatrixView gr
     backend_.gemm_tn_accumulate(1.0f, rows(layer.z, b), grad_y, sums);
     return;
   }
-  kernels::Tensor p;  // layer 0: P0 again, this pass's mask, in Y0 (its ReLU's backward ran)
-  if (layer.index == 0) {
-    p = kernels::Tensor::view_of(layer.y.data(), graph_.columns(), model_.width(0));
+  kernels::Tensor p;  // P0 in the scratch: again, this pass's mask, in the conv's output rows
+  if (layer.p_in_scratch) {  // (their activations' backward ran)
+    p = kernels::Tensor::view_of(conv_rows(layer, graph_.every_row()).data, graph_.columns(),
+                                 model_.width(0));
     features_->copy_to(p.view());
   }
-  const ConstMatrixView input = layer.index == 0 ? p.view() : layer.p.view();
+  const ConstMatrixView input = layer.p_in_scratch ? p.view() : layer.p.view();
   for (const Block& s : slices(b)) {
     const MatrixView z = scratch(kSlice, s.size(), model_.width(layer.index));
-    graph_.aggregate(s, input, z);
+    aggregate_into(layer, s, input, z);
     backend_.gemm_tn_accumulate(1.0f, z, piece_rows(grad_y, b, s), sums);
   }
 }
@@ -316,21 +334,25 @@ void ConvStage::finish_layer(const Arriving& a, const Block& b, const Block& pie
   drop(grad_x, piece, layer.index);
 }
 
-void ConvStage::activation_backward(Layer& layer, const Block& b, MatrixView grad_y) {
-  if (!last_model_layer(layer)) backend_.relu_backward(rows(layer.y, b), grad_y, grad_y);
-  if (model_.bias) backend_.column_sums_accumulate(grad_y, parameters_.sum(layer.weight + 1));
-}
-
 // Layer 0 passes no gradient on (the features are static); a transform-first one leaves
-// dP0 in g for end_backward, as the root term leaves its d loss / d (X W_root).
+// dP0 in g for end_backward, as the root term leaves its d loss / d (X W_root). eps's
+// gradient reads what Âᵀ would take (aggregate first: dY W^T, made for it alone).
 void ConvStage::first_layer_backward(Layer& layer, const Block& b, ConstMatrixView grad_y) {
   if (layer.root) backend_.copy(grad_y, rows(root_grad_, b));
-  if (layer.aggregate_first)
+  if (layer.aggregate_first) {
     weight_gradient(layer, b, grad_y);
-  else if (whole_rows_only())
+    if (!layer.eps) return;
+    const MatrixView grad_z = scratch(kGradZ, b.size(), model_.width(0));
+    backend_.gemm(false, true, 1.0f, grad_y, parameters_.value(layer.weight), 0.0f, grad_z);
+    eps_gradient(layer, b, grad_z);
+    return;
+  }
+  eps_gradient(layer, b, grad_y);
+  if (whole_rows_only())
     graph_.transpose_multiply(b, grad_y, layer.g.view());
   else
     graph_.scatter_gradient(b, grad_y, layer.g.view());
+  if (layer.eps) backend_.axpy(layer.eps_value, grad_y, rows(layer.g, b));
 }
 
 // The root term X W_root: dW_root += Xᵀ dY, dX += dY W_rootᵀ (X: b's dropped input rows).

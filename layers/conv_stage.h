@@ -1,12 +1,15 @@
 // A stage of graph convolutions Y = Â X W + b [+ X W_root] with ReLU between them
-// (conv_model.h: GCN, GraphSAGE): dropout -> conv -> ReLU -> ... -> conv, Â the model's
-// propagation matrix. Each layer picks its product order so that the halo exchange moves
-// the narrower matrix:
+// (conv_model.h: GCN, GraphSAGE, GIN), Â the model's propagation matrix: dropout -> conv ->
+// ReLU -> ... -> conv. GIN's conv weighs a vertex's own row by 1 + eps (Â = A + I, plus eps
+// times the own row) and is followed by its MLP's second linear layer: the conv is the
+// MLP's first, H = ReLU(Â X W1 + b1), Y = H W2 + b2. Each layer picks its product order
+// so that the halo exchange moves the narrower matrix (out: the conv's width, W's columns):
 //   in <= out: aggregate first, Y = (Â P) W with P = dropout(X)  (exchange width in)
 //   in >  out: transform first, Y = Â P with P = dropout(X) W    (exchange width out)
 // Where rows are read from history (chunks without a halo) layers after the first always
 // aggregate first, so that the history holds their input and this epoch's W applies to it.
-// The root term reads a row's own dropped input, never another row's: no exchange.
+// The root term reads a row's own dropped input, never another row's: no exchange; so do
+// GIN's eps term (eps P[own rows], in either order) and its MLP.
 #pragma once
 #include <optional>
 #include <vector>
@@ -16,10 +19,18 @@
 
 namespace strata {
 
+// The terms a model's convolutions have beside Â X W + b (conv_model.h).
+struct ConvForm {
+  bool root_weight = false;  // + X W_root (GraphSAGE)
+  bool mlp = false;          // GIN: eps on the own row (when learnt), then ReLU, W2, b2
+};
+
 class ConvStage : public Stage {
  public:
-  ConvStage(const StageSetup& setup, int first, int last, bool root_weight);
+  ConvStage(const StageSetup& setup, int first, int last, ConvForm form);
 
+  // The width of layer l's conv, W's columns: GIN's MLP hidden width, else the output's.
+  static int conv_width(const ModelConfig& model, int l);
   // Whether layer l aggregates first in this setting (as above).
   static bool aggregates_first(const ModelConfig& model, int l, bool reads_history);
   // How layer l keeps the aggregation Z = Â P its weight gradient reads (aggregate first;
@@ -34,6 +45,8 @@ class ConvStage : public Stage {
   // then P0 lives in the backward's scratch and a layer's input (Z, or P without a halo)
   // is the previous layer's Y, dropped in place.
   static bool shares_memory(const BlockGraph& graph);
+  // The parameter tensors of each layer (W, b, W_root, W2, b2, eps where present).
+  static std::size_t tensors_per_layer(const ModelConfig& model, ConvForm form);
   // Rows of Z a recomputing layer holds at once (1 MiB at width 64): a multiple of the CPU
   // weight gradient's blocks, so that its sums add up in the same order as over b whole.
   static constexpr LocalId kSliceRows = 4096;
@@ -57,17 +70,24 @@ class ConvStage : public Stage {
     bool aggregate_first = false;
     std::size_t weight = 0;           // W's tensor in parameters_; b follows it
     std::optional<std::size_t> root;  // W_root's tensor, with a root weight
+    std::optional<std::size_t> mlp;   // GIN: W2's tensor (b2 follows it)
+    std::optional<std::size_t> eps;   // GIN with a learnt eps: its 1 x 1 tensor
+    float eps_value = 0.0f;           // eps on the host, read as each pass begins
     kernels::Tensor p;                // columns(): what Â multiplies (the history)
     kernels::Tensor z;                // aggregate first: Â P; transform first: dropout(X) (l > 0)
     kernels::Buffer z_bf16;           // --storage bf16: Â P's rows in bf16 (z then empty)
+    kernels::Tensor h;                // GIN: the conv's output H, ReLU applied (W2's input)
     kernels::Tensor y;                // the output, ReLU applied but on the model's last layer
     kernels::Tensor g;                // columns(): d loss / d P, scattered into by every block
     bool recompute = false;           // aggregate first without Z: Â P again in the backward
     bool g_in_p = false;              // G is P's memory (make_layer)
+    bool p_in_scratch = false;        // P0 lies in the backward's scratch (make_layer)
     bool stored() const { return z_bf16.bytes() > 0; }
   };
-  Layer make_layer(int l, std::size_t weight, std::optional<std::size_t> root,
-                   const StageSetup& setup);
+  Layer make_layer(int l, std::size_t first_tensor, const StageSetup& setup);
+  // A layer's tensors among the stage's, the first at first_tensor (ConvModel::parameters'
+  // order: W, b, W_root, W2, b2, eps, each where the model has it).
+  Layer layer_tensors(std::size_t first_tensor) const;
   kernels::Tensor first_input_over_scratch(std::int64_t cols, int width);
   void prepare_first_layer();
   void root_backward(Layer& layer, const Block& b, ConstMatrixView grad_y, MatrixView grad_x);
@@ -75,12 +95,26 @@ class ConvStage : public Stage {
   void forward_layer(Layer& layer, const Block& b);
   // Y[b] from the exchanged P: aggregation, W (aggregate first), root term, bias, ReLU.
   void aggregate_layer(Layer& layer, const Block& b);
+  // The conv's output rows of b: H (GIN) or Y.
+  MatrixView conv_rows(Layer& layer, const Block& b);
+  // out = Â P's rows s (P: `columns`), plus eps P[s] where eps is learnt (conv_terms.cpp).
+  void aggregate_into(Layer& layer, const Block& s, ConstMatrixView columns, MatrixView out);
+  // GIN: Y[b] = H[b] W2 + b2, ReLU but on the model's last layer.
+  void mlp_forward(Layer& layer, const Block& b);
+  // The backward of what follows the conv's product on b's rows: the ReLU (and GIN's MLP:
+  // its W2, b2 and hidden ReLU), the conv's bias. Returns d loss / d (the conv's product):
+  // grad_y itself, or (GIN) grad_h.
+  MatrixView activation_backward(Layer& layer, const Block& b, MatrixView grad_y,
+                                 MatrixView grad_h);
+  // The eps term's share of the backward, once the conv's gradient `sent` (what Âᵀ takes,
+  // on b's rows) is known: d eps += <sent, P[b]>.
+  void eps_gradient(Layer& layer, const Block& b, ConstMatrixView sent);
+  void read_eps();
   // Aggregate first with Z in bf16: Z = Â P in Y's rows (Z is no wider), stored, then
   // Y = Z W from the stored rows a slice at a time.
   void aggregate_stored(Layer& layer, const Block& b, MatrixView y);
   MatrixView stored_slice(Layer& layer, const Block& s);  // Z's rows s, decoded to scratch
   std::byte* stored_rows(Layer& layer, const Block& s) const;
-  void activation_backward(Layer& layer, const Block& b, MatrixView grad_y);
   // Aggregate first: dW += Zᵀ dY over b's rows, Z kept, or decoded or recomputed slice by
   // slice.
   void weight_gradient(Layer& layer, const Block& b, ConstMatrixView grad_y);
@@ -93,11 +127,13 @@ class ConvStage : public Stage {
     Layer* layer = nullptr;
     MatrixView grad_y, grad_p, grad_x;
   };
-  void start_layer(Layer& layer, const Block& b, MatrixView grad_y, MatrixView grad_z);
+  void start_layer(Layer& layer, const Block& b, MatrixView grad_y, MatrixView grad_h,
+                   MatrixView grad_z);
   void finish_layer(const Arriving& a, const Block& b, const Block& piece, bool take);
   bool last_model_layer(const Layer& layer) const { return layer.index + 1 == model_.num_layers; }
 
   int first_, last_;
+  ConvForm form_;
   std::vector<Layer> layers_;
   kernels::Tensor input_raw_;         // stage > 0: received rows before dropout
   kernels::Tensor output_grad_;       // d loss / d Y of the last layer

@@ -5,7 +5,7 @@
 namespace strata {
 
 const ModelType& gcn_model_type() {
-  static const ConvModel type("gcn", Propagation::kGcn, false);
+  static const ConvModel type("gcn", Propagation::kGcn, ConvForm{});
   return type;
 }
 

@@ -7,5 +7,6 @@ namespace strata {
 const ModelType& gcn_model_type();
 const ModelType& gcnii_model_type();
 const ModelType& sage_model_type();
+const ModelType& gin_model_type();
 
 }  // namespace strata

@@ -6,7 +6,7 @@
 namespace strata {
 
 const ModelType& sage_model_type() {
-  static const ConvModel type("sage", Propagation::kMean, true);
+  static const ConvModel type("sage", Propagation::kMean, ConvForm{.root_weight = true});
   return type;
 }
 

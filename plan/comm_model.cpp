@@ -32,7 +32,7 @@ std::int64_t ring_allreduce_bytes(std::int64_t values, int ranks, int bytes) {
 
 ModelShape model_shape_of(const Dataset& data, const ModelConfig& model) {
   const std::int64_t n = data.adjacency.rows;
-  const bool self_loops = model_type(model.kind).propagation() == Propagation::kGcn;
+  const bool self_loops = has_self_loops(model_type(model.kind).propagation());
   const GraphSize size{n, data.adjacency.nnz() + (self_loops ? n : 0),
                        data.features.is_sparse() ? data.features.density() : 1.0};
   return model_type(model.kind).shape(model, size);

@@ -46,8 +46,20 @@ Input input_product(const ModelConfig& m, const RowWork& r, int out, double weig
   return in;
 }
 
+// GIN's MLP after its conv (width hidden): H W2 forward, dW2 and dH backward, and the
+// hidden ReLU's passes.
+void add_mlp(const ModelConfig& m, int out, const RowWork& r, LayerWork& w) {
+  const double product = r.rows * m.hidden * out;
+  const Work passes = stream(r.rows * m.hidden);
+  w.forward += dense(product), w.forward += passes.scaled(2);
+  w.eval += dense(product), w.eval += passes.scaled(2);
+  w.backward += dense(product), w.backward += weight_grad(product);
+  w.backward += passes.scaled(2);
+}
+
 LayerWork conv_layer(const ModelConfig& m, const ModelShape& s, int l, const RowWork& r) {
-  const int in = s.widths[l], out = s.widths[l + 1];
+  const bool gin = m.kind == ModelKind::kGin;
+  const int in = s.widths[l], out = gin ? m.hidden : s.widths[l + 1];
   const double weights = m.kind == ModelKind::kSage ? 2 : 1;
   const Work aggregate = sparse(r.entries * s.exchange_widths[l]);
   const Work passes = stream(r.rows * out);
@@ -65,6 +77,7 @@ LayerWork conv_layer(const ModelConfig& m, const ModelShape& s, int l, const Row
   w.forward += aggregate, w.forward += passes.scaled(kForwardPasses);
   w.eval += aggregate, w.eval += passes.scaled(kEvalPasses);
   w.backward += passes.scaled(kBackwardPasses);
+  if (gin) add_mlp(m, s.widths[l + 1], r, w);
   return w;
 }
 

@@ -64,7 +64,7 @@ std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz
 
 // Whether the model's propagation matrix holds a self-loop in every row.
 bool self_loops(const ModelConfig& model) {
-  return model_type(model.kind).propagation() == Propagation::kGcn;
+  return has_self_loops(model_type(model.kind).propagation());
 }
 
 std::int64_t dataset_bytes(const Dataset& data) {

@@ -82,6 +82,8 @@ Csr propagation_matrix(const Csr& adjacency, std::span<const float> degree_plus_
       return gcn_normalize(adjacency, degree_plus_one);
     case Propagation::kMean:
       return mean_normalize(adjacency, degree_plus_one);
+    case Propagation::kSum:
+      return sum_with_self_loops(adjacency);
   }
   STRATA_CHECK(false, "unknown propagation");
   return {};

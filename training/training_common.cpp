@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "strata/core/error.h"
+#include "strata/layers/model.h"
 
 namespace strata {
 
@@ -32,9 +33,11 @@ void validate_train_config(const TrainConfig& c) {
   STRATA_REQUIRE(c.weight_decay >= 0.0f, "--weight-decay must not be negative, got ",
                  c.weight_decay);
   STRATA_REQUIRE(!c.recompute || c.model != ModelKind::kGcnii,
-                 "--recompute is for models gcn and sage, not gcnii");
+                 "--recompute is for models gcn, sage and gin, not gcnii");
   STRATA_REQUIRE(c.storage == RowCodec::kFloat32 || c.model != ModelKind::kGcnii,
-                 "--storage bf16 is for models gcn and sage, not gcnii");
+                 "--storage bf16 is for models gcn, sage and gin, not gcnii");
+  STRATA_REQUIRE(!c.learn_eps || c.model == ModelKind::kGin,
+                 "--eps-learnable is for model gin, not ", model_kind_name(c.model));
   STRATA_REQUIRE(c.storage == RowCodec::kFloat32 || c.storage == RowCodec::kBf16,
                  "--storage must be fp32 or bf16");
 }
@@ -50,6 +53,7 @@ ModelConfig model_config_for(std::int64_t in_features, std::int32_t classes, con
   m.kind = c.model;
   m.alpha = c.alpha;
   m.lambda = c.lambda;
+  m.learn_eps = c.learn_eps;
   return m;
 }
 

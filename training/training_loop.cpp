@@ -140,6 +140,7 @@ RunKey base_run_key(const char* mode, int ranks, const TrainConfig& c, const std
   // Stored aggregations change the arithmetic; fp32 (the default) is left out of the key,
   // so that checkpoints written before the option existed still resume.
   if (c.storage != RowCodec::kFloat32) key.emplace_back("storage", row_codec_name(c.storage));
+  if (c.learn_eps) key.emplace_back("eps_learnable", "1");
   return key;
 }
 

@@ -1,4 +1,5 @@
-"""Trains Strata's GCN or GCNII with PyTorch Geometric on an OGB raw-layout directory.
+"""Trains Strata's GCN, GCNII, GraphSAGE or GIN with PyTorch Geometric on an OGB raw-layout
+directory.
 
 The peer of `strata train --mode local`: the same files, preprocessing, model,
 initialization scheme, loss, optimizer and epoch definition (zero_grad, training forward,
@@ -19,7 +20,7 @@ warnings.filterwarnings("ignore", category=FutureWarning)
 warnings.filterwarnings("ignore", message="Sparse")
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
-from torch_geometric.nn import GCN2Conv, GCNConv, Linear  # noqa: E402
+from torch_geometric.nn import GCN2Conv, GCNConv, GINConv, Linear, SAGEConv  # noqa: E402
 from torch_geometric.nn.conv.gcn_conv import gcn_norm  # noqa: E402
 from torch_geometric.utils import remove_self_loops, to_undirected  # noqa: E402
 
@@ -98,6 +99,15 @@ def normalized_adjacency(edge_index, n, layout):
     return (torch.sparse_coo_tensor(index.flip(0), weight, (n, n)).coalesce().to_sparse_csr(),)
 
 
+def plain_adjacency(edge_index, n, layout):
+    """A without self-loops or weights (SAGEConv's mean, GINConv's sum), as the
+    convolutions' argument: edge_index, or a torch sparse CSR adj_t for their SpMM path."""
+    if layout == "edge_index":
+        return (edge_index,)
+    values = torch.ones(edge_index.shape[1])
+    return (torch.sparse_coo_tensor(edge_index.flip(0), values, (n, n)).coalesce().to_sparse_csr(),)
+
+
 def drop_sparse(x, p, training):
     """Dropout on the stored values of a sparse matrix (= dense dropout: zeros stay zero)."""
     if not training or p == 0:
@@ -110,14 +120,12 @@ def drop(x, p, training):
     return drop_sparse(x, p, training) if x.is_sparse else F.dropout(x, p, training)
 
 
-class Gcn(torch.nn.Module):
-    """Strata's gcn: dropout before every convolution, ReLU between them, bias in each."""
+class Stack(torch.nn.Module):
+    """Strata's conv models: dropout before every convolution, ReLU between them."""
 
-    def __init__(self, f, hidden, classes, layers, dropout):
+    def __init__(self, convs, dropout):
         super().__init__()
-        widths = [f] + [hidden] * (layers - 1) + [classes]
-        self.convs = torch.nn.ModuleList(
-            GCNConv(a, b, normalize=False) for a, b in zip(widths, widths[1:]))
+        self.convs = torch.nn.ModuleList(convs)
         self.dropout = dropout
 
     def forward(self, x, adj):
@@ -126,6 +134,41 @@ class Gcn(torch.nn.Module):
             if i + 1 < len(self.convs):
                 x = x.relu()
         return x
+
+
+def widths(f, hidden, classes, layers):
+    w = [f] + [hidden] * (layers - 1) + [classes]
+    return list(zip(w, w[1:]))
+
+
+def gcn(f, hidden, classes, layers, dropout):
+    """Strata's gcn: GCNConv with bias."""
+    return Stack((GCNConv(a, b, normalize=False) for a, b in widths(f, hidden, classes, layers)),
+                 dropout)
+
+
+def glorot(a, b):
+    return Linear(a, b, weight_initializer="glorot", bias_initializer="zeros")
+
+
+def sage(f, hidden, classes, layers, dropout):
+    """Strata's sage: SAGEConv (mean aggregator, root weight, bias on the neighbours' linear
+    layer) with Glorot weights."""
+    convs = []
+    for a, b in widths(f, hidden, classes, layers):
+        conv = SAGEConv(a, b)
+        conv.lin_l = glorot(a, b)
+        conv.lin_r = Linear(a, b, bias=False, weight_initializer="glorot")
+        convs.append(conv)
+    return Stack(convs, dropout)
+
+
+def gin(f, hidden, classes, layers, dropout, train_eps):
+    """Strata's gin: GINConv with nn = Linear(a, hidden), ReLU, Linear(hidden, b), Glorot
+    weights, eps 0 or learnt from 0."""
+    return Stack((GINConv(torch.nn.Sequential(glorot(a, hidden), torch.nn.ReLU(), glorot(hidden, b)),
+                          train_eps=train_eps) for a, b in widths(f, hidden, classes, layers)),
+                 dropout)
 
 
 class Gcnii(torch.nn.Module):
@@ -160,11 +203,18 @@ def train(args):
     x, labels, edge_index, masks = load(args)
     if args.features == "dense":
         x = x.to_dense()
-    adj = normalized_adjacency(edge_index, x.shape[0], args.adjacency)
+    if args.model in ("gcn", "gcnii"):
+        adj = normalized_adjacency(edge_index, x.shape[0], args.adjacency)
+    else:
+        adj = plain_adjacency(edge_index, x.shape[0], args.adjacency)
     load_s = time.perf_counter() - t0
     classes = int(labels.max()) + 1
     if args.model == "gcn":
-        model = Gcn(x.shape[1], args.hidden, classes, args.layers, args.dropout)
+        model = gcn(x.shape[1], args.hidden, classes, args.layers, args.dropout)
+    elif args.model == "sage":
+        model = sage(x.shape[1], args.hidden, classes, args.layers, args.dropout)
+    elif args.model == "gin":
+        model = gin(x.shape[1], args.hidden, classes, args.layers, args.dropout, args.eps_learnable)
     else:
         model = Gcnii(x.shape[1], args.hidden, classes, args.layers, args.dropout, args.alpha,
                       args.lam)
@@ -205,7 +255,8 @@ def main():
     p.add_argument("--directed", action="store_true")
     p.add_argument("--binarize", action="store_true")
     p.add_argument("--row-normalize", type=int, default=1)
-    p.add_argument("--model", choices=["gcn", "gcnii"], default="gcn")
+    p.add_argument("--model", choices=["gcn", "gcnii", "sage", "gin"], default="gcn")
+    p.add_argument("--eps-learnable", action="store_true", help="gin: train eps (from 0)")
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--hidden", type=int, default=16)
     p.add_argument("--dropout", type=float, default=0.5)

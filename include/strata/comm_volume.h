@@ -15,7 +15,7 @@ struct CommVolumeRequest {
   int ranks = 4;               ///< graph mode uses this many parts, hybrid S x (ranks / S)
   std::vector<int> layers{2};  ///< model depths to compare
   int hidden = 256;
-  std::string model = "gcn";                  ///< gcn | gcnii | sage
+  std::string model = "gcn";                  ///< gcn | gcnii | sage | gin
   int stages = 0;                             ///< pipeline stages; 0: min(ranks, layers)
   std::vector<std::string> methods{"metis"};  ///< partitioners to compare
   Config::Partition partition;

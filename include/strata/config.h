@@ -27,14 +27,16 @@ struct Config {
   std::uint64_t seed = 0;
 
   struct Model {
-    /// "gcn" (Kipf & Welling 2017), "gcnii" (Chen et al. 2020) or "sage" (GraphSAGE with
-    /// the mean aggregator, Hamilton et al. 2017)
+    /// "gcn" (Kipf & Welling 2017), "gcnii" (Chen et al. 2020), "sage" (GraphSAGE with
+    /// the mean aggregator, Hamilton et al. 2017) or "gin" (Xu et al. 2019: sum
+    /// aggregation, (1 + eps) on the own row, a 2-layer MLP of width `hidden`)
     std::string kind = "gcn";
-    int layers = 2;        ///< graph convolutions (gcnii adds an input and an output linear)
-    int hidden = 16;       ///< hidden width
-    float dropout = 0.5f;  ///< in [0, 1)
-    float alpha = 0.1f;    ///< gcnii: weight of the initial residual, in [0, 1]
-    float lambda = 0.5f;   ///< gcnii: identity mapping beta_l = log(lambda / l + 1), > 0
+    int layers = 2;              ///< graph convolutions (gcnii adds an input and an output linear)
+    int hidden = 16;             ///< hidden width
+    float dropout = 0.5f;        ///< in [0, 1)
+    float alpha = 0.1f;          ///< gcnii: weight of the initial residual, in [0, 1]
+    float lambda = 0.5f;         ///< gcnii: identity mapping beta_l = log(lambda / l + 1), > 0
+    bool eps_learnable = false;  ///< gin: learn eps (from 0); otherwise eps = 0
   } model;
 
   struct Optimizer {   ///< Adam

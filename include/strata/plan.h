@@ -82,7 +82,7 @@ struct DescribedGraph {
 struct PlanRequest {
   ClusterSpec cluster;
   DescribedGraph described;   ///< nodes > 0: plan for this graph, not for the dataset
-  std::string model = "gcn";  ///< gcn | gcnii | sage
+  std::string model = "gcn";  ///< gcn | gcnii | sage | gin
   int layers = 2;
   int hidden = 64;
   int stages = 0;                       ///< > 0: only layouts of this many stages

@@ -38,7 +38,8 @@ expect_error "unknown backward format" "--compress-backward must be none, bf16 o
 expect_error "format local mode cannot use" "--compress int8,int8: mode local sends no rows" train --mode local --compress int8 --epochs 1
 expect_error "comm-volume format" "--compress must be none, bf16 or int8, got 'x'" comm-volume --compress x
 expect_error "unknown storage" "--storage must be fp32 or bf16, got 'fp16'" train --storage fp16 --epochs 1
-expect_error "storage gcnii" "--storage bf16 is for models gcn and sage, not gcnii" train --storage bf16 --model gcnii --epochs 1
+expect_error "eps-learnable gcn" "--eps-learnable is for model gin, not gcn" train --eps-learnable --epochs 1
+expect_error "storage gcnii" "--storage bf16 is for models gcn, sage and gin, not gcnii" train --storage bf16 --model gcnii --epochs 1
 expect_error "comm-volume storage" "--storage must be fp32 or bf16, got 'int8'" comm-volume --storage int8 --memory-per-rank 1GiB
 expect_error "comm-volume device" "--device must be cpu or cuda, not 'tpu'" comm-volume --device tpu
 expect_error "bad balance" "--balance" partition --balance cores

@@ -57,6 +57,7 @@ std::vector<float> train_stage(const kernels::Backend& b, Communicator& pipe, Mo
   const int s = pipe.rank();
   ModelConfig model{static_cast<int>(p.features.cols()), 24, kClasses, kLayers, 0.5f, true, 3};
   model.kind = kind;
+  model.learn_eps = kind == ModelKind::kGin;
   RowLayout layout = p.layout;
   BlockRows rows(layout, b, nullptr);
   std::optional<Features> x;
@@ -117,7 +118,7 @@ std::vector<float> train_stages(bool on_gpu, ModelKind kind, const Problem& p,
 void compare_backends(int chunks, const std::vector<int>& bounds,
                       RowCodec storage = RowCodec::kFloat32) {
   const double bound = storage == RowCodec::kFloat32 ? 1e-4 : 1e-2;
-  for (ModelKind kind : {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage})
+  for (ModelKind kind : {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage, ModelKind::kGin})
     for (std::int64_t features : {12, 40}) {  // aggregate-first and transform-first layer 0
       if (kind == ModelKind::kGcnii && storage != RowCodec::kFloat32) continue;
       INFO(model_kind_name(kind) << ", " << features << " features");

@@ -84,6 +84,7 @@ Dataset small_dataset(bool sparse) {
 TrainConfig small_config(ModelKind model) {
   TrainConfig c;
   c.model = model;
+  c.learn_eps = model == ModelKind::kGin;
   c.layers = 4;
   c.hidden = 32;
   c.epochs = 4;
@@ -94,7 +95,7 @@ TrainConfig small_config(ModelKind model) {
 TEST_CASE("local and graph mode train on the CUDA backend as on the CPU backend",
           "[gpu][trainers]") {
   if (test::no_device()) return;
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage})
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage, ModelKind::kGin})
     for (bool sparse : {false, true})
       for (int parts : {1, 2}) {
         INFO(model_kind_name(model)
@@ -117,7 +118,7 @@ TEST_CASE("pipeline and hybrid mode train on the CUDA backend as on the CPU back
   const Dataset d = small_dataset(true);
   const PartitionOptions two_parts{.method = PartitionMethod::kMetis, .parts = 2};
   const auto part_of = hybrid_partition(d, two_parts);
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage}) {
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage, ModelKind::kGin}) {
     INFO(model_kind_name(model));
     PipelineOptions options;
     options.chunks = 3;

@@ -6,7 +6,8 @@ namespace strata {
 namespace {
 using namespace test;
 
-constexpr ModelKind kModels[] = {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage};
+constexpr ModelKind kModels[] = {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage,
+                                 ModelKind::kGin};
 
 ModelConfig config_of(ModelKind kind, int in, float dropout) {
   ModelConfig c{in, 6, 3, 3, dropout, true, 5};
@@ -16,9 +17,9 @@ ModelConfig config_of(ModelKind kind, int in, float dropout) {
 
 TEST_CASE("the registry finds every model by name", "[layers][models]") {
   for (ModelKind kind : kModels) CHECK(parse_model_kind(model_kind_name(kind)) == kind);
-  CHECK(model_names() == "gcn, gcnii, sage");
+  CHECK(model_names() == "gcn, gcnii, sage, gin");
   CHECK_THROWS_WITH(parse_model_kind("gat"),
-                    "--model: unknown model 'gat' (available: gcn, gcnii, sage)");
+                    "--model: unknown model 'gat' (available: gcn, gcnii, sage, gin)");
 }
 
 TEST_CASE("stages partition the model's parameters in order", "[layers][models]") {

@@ -9,11 +9,13 @@
 #include "strata/plan/comm_model.h"
 #include "strata/shards/shard_scatter.h"
 #include "strata/training/modes.h"
+#include "strata/training/training_common.h"
 
 namespace strata::testing {
 
 // Every registered model: each mode is tested with each.
-constexpr ModelKind kModels[] = {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage};
+constexpr ModelKind kModels[] = {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage,
+                                 ModelKind::kGin};
 
 inline Dataset graph_mode_dataset(bool sparse) {
   LoadOptions options;
@@ -45,7 +47,8 @@ inline TrainResult train_rank(Communicator& comm, const Dataset& d,
 
 inline CommVolume predicted_volume(const Dataset& d, std::span<const std::int32_t> parts, int p,
                                    const TrainConfig& config) {
-  const ModelShape shape = model_shape_of(d, config.model, config.hidden, config.layers);
+  const ModelShape shape =
+      model_shape_of(d, model_config_for(d.features.cols(), d.num_classes, config));
   return graph_volume(shape, measure_partition(d.adjacency, parts, p).boundary_pairs, p,
                       wire_format_of(DType::kFloat64, config.compress));
 }

@@ -10,10 +10,12 @@ TEST_CASE("graph mode on 1, 2, 3 and 4 threads trains exactly like one process")
         const Dataset d = testing::graph_mode_dataset(sparse);
         TrainConfig config = testing::graph_mode_config(layers);
         config.model = model;
+        config.learn_eps = model == ModelKind::kGin && layers == 3;  // gin: eps 0 and learnt
         const TrainResult reference = train_one_process(d, config, nullptr);
         for (int p : {1, 2, 3, 4}) {
           INFO(model_kind_name(model)
-               << ", " << (sparse ? "sparse" : "dense") << " features, " << layers << " layers");
+               << ", " << (sparse ? "sparse" : "dense") << " features, " << layers << " layers"
+               << (config.learn_eps ? ", eps learnt" : ""));
           const auto parts = partition_graph(d.adjacency, {PartitionMethod::kMetis, p});
           std::vector<TrainResult> results(static_cast<std::size_t>(p));
           run_in_process(p, [&](Communicator& comm) {

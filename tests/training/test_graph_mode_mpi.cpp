@@ -63,12 +63,14 @@ TEST_CASE("mpi: pipeline and hybrid mode with one chunk train exactly like one p
       INFO(model_kind_name(model) << ", " << parts << " parts");
       TrainConfig config = testing::graph_mode_config(4);
       config.model = model;
+      config.learn_eps = model == ModelKind::kGin;
       PipelineOptions options;
       options.chunks = 1;
       const TrainResult reference = train_one_process(d, config, nullptr);
       const TrainResult pipeline = train_pipeline(comm, d, config, options, nullptr);
       testing::check_same_losses(pipeline, reference);
-      const ModelShape shape = model_shape_of(d, model, config.hidden, config.layers);
+      const ModelShape shape =
+          model_shape_of(d, model_config_for(d.features.cols(), d.num_classes, config));
       const StageBounds bounds = split_layers_by_cost(shape.costs, comm.size());
       testing::check_stage_bytes(pipeline, pipeline_volume(shape, bounds, d.adjacency.rows));
       const TrainResult hybrid =

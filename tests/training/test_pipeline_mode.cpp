@@ -49,11 +49,14 @@ TEST_CASE("exact warm-up epochs match one process whatever the chunk count") {
 // entries read history on this small dense graph; measured (drop / delay): gcn 1.05 / 1.33,
 // gcnii 1.27 / 1.29, sage 1.54 / 2.42 (its mean has no self-loop, so every entry it
 // aggregates may be historical; on Cora, 2 stages x 4 chunks, sage's test accuracy matches
-// one process: 82.2% vs 81.6%). Delaying is less stable, hence its looser bound.
+// one process: 82.2% vs 81.6%), gin 1.80 / 2.80 (2.59 alternating: it sums its neighbours'
+// rows, unnormalised, so a stale row weighs as much as the whole row). Delaying is less
+// stable, hence its looser bound.
 double loss_bound(ModelKind model, StaleGrad stale) {
   const bool delay = stale == StaleGrad::kDelay;
   if (model == ModelKind::kGcn) return delay ? 1.5 : 1.1;
   if (model == ModelKind::kSage) return delay ? 3.0 : 1.6;
+  if (model == ModelKind::kGin) return delay ? 3.3 : 2.2;
   return delay ? 1.5 : 1.35;
 }
 
@@ -303,7 +306,10 @@ TEST_CASE("the diagnosis compares each chunked step with the exact one and chang
         CHECK(m.gradient_cosine > 0.5);
         CHECK(m.gradient_cosine < 1.0);  // the history moved the gradient
         REQUIRE(m.layer_error.size() == 4);
-        CHECK(m.layer_error[0] == 0.0);  // layer 0 reads the static features
+        // Layer 0 reads the static features: only rounding tells it apart (OpenBLAS may
+        // round a row differently in a product over a chunk's rows than over all of them:
+        // 3e-8 measured on an AVX-512 Zen machine, 0 on others).
+        CHECK(m.layer_error[0] < 1e-6);
         CHECK(m.layer_error[3] > 0.0);
       }
       options.chunks = 1;  // exact: nothing to tell apart

@@ -57,6 +57,10 @@ Csr build_csr(GlobalId n, std::span<const Edge> edges, const BuildOptions& optio
 // r < adjacency.rows with column r (owned-first numbering).
 Csr gcn_normalize(const Csr& adjacency, std::span<const float> degree_plus_one);
 
+// A + I over the rows of `adjacency`, every entry 1 (GIN's sum over a vertex and its
+// neighbours); self-loops as gcn_normalize adds them.
+Csr sum_with_self_loops(const Csr& adjacency);
+
 // Ā = D^-1 A over the rows of `adjacency` (the mean over each row's neighbours, no
 // self-loop; a row without neighbours stays empty). degree_plus_one[r] is row r's global
 // degree plus one, as gcn_normalize takes it.

@@ -6,6 +6,8 @@
 //   gcnii: input linear, L GCNII convs with initial residual and identity mapping, output
 //          linear (Chen et al. 2020; gcnii_stage.h)
 //   sage:  GraphSAGE, mean aggregator and root weight (Hamilton et al. 2017; conv_model.h)
+//   gin:   GIN, sum aggregation with (1 + eps) on a vertex's own row, then a 2-layer MLP
+//          (Xu et al. 2019, as PyG's GINConv; conv_model.h)
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -25,7 +27,13 @@ namespace strata {
 enum class Propagation {
   kGcn,   // Â = D^-1/2 (A + I) D^-1/2
   kMean,  // Ā = D^-1 A: the mean over the neighbours
+  kSum,   // A + I: the sum over the neighbours and the vertex itself
 };
+
+// Whether every row of the propagation matrix holds its diagonal entry.
+inline bool has_self_loops(Propagation p) {
+  return p != Propagation::kMean;
+}
 
 // What a model moves and costs, layer by layer (the plan's input). Layer l reads width[l]
 // and writes width[l + 1].
@@ -89,7 +97,7 @@ const ModelType& model_type(ModelKind kind);
 // A registered name ("gcn"); anything else is an input error naming --model and the choices.
 ModelKind parse_model_kind(std::string_view name);
 const char* model_kind_name(ModelKind kind);
-std::string model_names();  // "gcn, gcnii, sage"
+std::string model_names();  // "gcn, gcnii, sage, gin"
 
 // model_type(c.kind)'s, for short.
 std::vector<TensorShape> parameter_shapes(const ModelConfig& c);

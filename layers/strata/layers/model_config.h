@@ -4,7 +4,7 @@
 
 namespace strata {
 
-enum class ModelKind { kGcn, kGcnii, kSage };
+enum class ModelKind { kGcn, kGcnii, kSage, kGin };
 
 struct ModelConfig {
   int in_features = 0;
@@ -12,11 +12,12 @@ struct ModelConfig {
   int classes = 0;
   int num_layers = 2;  // graph layers, >= 1 (gcnii adds its two linear layers)
   float dropout = 0.5f;
-  bool bias = true;  // gcn and sage convs; gcnii convs have none, its linear layers always do
+  bool bias = true;  // gcn, sage, gin; gcnii convs have none, its linear layers always do
   std::uint64_t seed = 0;
   ModelKind kind = ModelKind::kGcn;
-  float alpha = 0.1f;   // gcnii: weight of the initial residual h0 in every conv
-  float lambda = 0.5f;  // gcnii: identity mapping beta_l = log(lambda / l + 1)
+  float alpha = 0.1f;      // gcnii: weight of the initial residual h0 in every conv
+  float lambda = 0.5f;     // gcnii: identity mapping beta_l = log(lambda / l + 1)
+  bool learn_eps = false;  // gin: (1 + eps) weighs a vertex's own row, eps a parameter (else 0)
 
   // d_0 = in_features, d_l = hidden, d_L = classes: the rows layer l reads and writes.
   int width(int l) const { return l == 0 ? in_features : l == num_layers ? classes : hidden; }
