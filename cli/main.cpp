@@ -143,6 +143,7 @@ void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
   cmd->add_option("--layers", r.layers, "layer counts, e.g. 2,8,16,32")->delimiter(',');
   cmd->add_option("--hidden", r.hidden, "hidden width");
   cmd->add_option("--model", r.model, "gcn | gcnii | sage | gin");
+  cmd->add_flag("--eps-learnable", r.eps_learnable, "gin: eps learnt (as `strata train`)");
   cmd->add_option("--stages", r.stages, "pipeline stages (0: min(parts, layers))");
   cmd->add_option("--method", r.methods, "partitioners to compare, e.g. metis,random")
       ->delimiter(',');

@@ -6,6 +6,7 @@
 #include "partition_cache.h"
 #include "strata/layers/model.h"
 #include "strata/plan/comm_model.h"
+#include "strata/training/training_common.h"
 
 namespace strata {
 namespace {
@@ -26,7 +27,7 @@ CommVolumeRow row(const std::string& method, const char* mode, int layers, int s
 void add_rows(std::vector<CommVolumeRow>& rows, const Dataset& d, const CommVolumeRequest& r,
               const std::string& method, int layers, PartitionCache& parts_of) {
   const std::int64_t n = d.adjacency.rows;
-  const ModelShape shape = model_shape_of(d, parse_model_kind(r.model), r.hidden, layers);
+  const ModelShape shape = request_shape(d, r, layers);
   const WireFormat wire = wire_format_of(gradient_type_on(r.device), to_row_codecs(r.compress));
   rows.push_back(row(method, "graph", layers, 1, r.ranks,
                      graph_volume(shape, parts_of.boundary_pairs(method, r.ranks), r.ranks, wire)));
@@ -51,7 +52,7 @@ CommVolumeReport predict_comm_volume(const std::string& spec, const DatasetOptio
   STRATA_REQUIRE(request.hidden >= 1, "--hidden must be at least 1, got ", request.hidden);
   for (int layers : request.layers)
     STRATA_REQUIRE(layers >= 1, "--layers must be at least 1, got ", layers);
-  parse_model_kind(request.model);
+  for (int layers : request.layers) validate_train_config(train_config_of(request, layers));
   gradient_type_on(request.device);
   to_row_codecs(request.compress);
   for (const auto& method : request.methods) parse_partition_method(method);

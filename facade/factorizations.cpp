@@ -5,20 +5,10 @@
 #include "strata/layers/model.h"
 #include "strata/plan/comm_model.h"
 #include "strata/training/modes.h"
+#include "strata/training/training_common.h"
 
 namespace strata {
 namespace {
-
-TrainConfig model_of(const CommVolumeRequest& r, int layers) {
-  TrainConfig t;
-  t.model = parse_model_kind(r.model);
-  t.layers = layers;
-  t.hidden = r.hidden;
-  t.compress = to_row_codecs(r.compress);
-  t.recompute = r.memory.recompute;
-  t.storage = parse_storage(r.memory.storage);
-  return t;
-}
 
 std::int64_t largest_rank(const Dataset& d, const TrainConfig& t, const PipelineOptions& o,
                           std::span<const std::int32_t> part_of, int stages, int parts,
@@ -33,11 +23,28 @@ std::int64_t largest_rank(const Dataset& d, const TrainConfig& t, const Pipeline
 
 }  // namespace
 
+TrainConfig train_config_of(const CommVolumeRequest& r, int layers) {
+  TrainConfig t;
+  t.model = parse_model_kind(r.model);
+  t.layers = layers;
+  t.hidden = r.hidden;
+  t.learn_eps = r.eps_learnable;
+  t.compress = to_row_codecs(r.compress);
+  t.recompute = r.memory.recompute;
+  t.storage = parse_storage(r.memory.storage);
+  return t;
+}
+
+ModelShape request_shape(const Dataset& d, const CommVolumeRequest& r, int layers) {
+  return model_shape_of(
+      d, model_config_for(d.features.cols(), d.num_classes, train_config_of(r, layers)));
+}
+
 void add_factorizations(std::vector<Factorization>& out, const Dataset& d,
                         const CommVolumeRequest& r, const std::string& method, int layers,
                         PartitionCache& parts_of) {
-  const ModelShape shape = model_shape_of(d, parse_model_kind(r.model), r.hidden, layers);
-  const TrainConfig train = model_of(r, layers);
+  const ModelShape shape = request_shape(d, r, layers);
+  const TrainConfig train = train_config_of(r, layers);
   PipelineOptions options;
   options.chunks = r.chunks;
   const std::size_t first = out.size();

@@ -16,6 +16,7 @@ struct CommVolumeRequest {
   std::vector<int> layers{2};  ///< model depths to compare
   int hidden = 256;
   std::string model = "gcn";                  ///< gcn | gcnii | sage | gin
+  bool eps_learnable = false;                 ///< gin: eps learnt (Config::Model)
   int stages = 0;                             ///< pipeline stages; 0: min(ranks, layers)
   std::vector<std::string> methods{"metis"};  ///< partitioners to compare
   Config::Partition partition;

@@ -51,10 +51,12 @@ peaks=$(grep '"event":"final"' "$metrics" | grep -o '"peak_resident_bytes":\[[0-
 grep '"event":"final"' "$metrics" | grep -q '"estimated_bytes":\[[1-9]' || fail "no estimates"
 echo "ok   the final metrics line has 4 peaks and estimates"
 
-# Every epoch's counted bytes, category by category, equal comm-volume's 2 x 2 prediction.
-"$strata" comm-volume "${graph[@]}" --parts 4 --layers 4 --hidden 64 --json >"$out" 2>&1 ||
-  fail "comm-volume --json exited $?"
-python3 - "$out" "$metrics" <<'EOF_PY' || fail "counted bytes differ from the prediction"
+# Every epoch's counted bytes, category by category, equal comm-volume's 2 x 2 prediction
+# for the same model (MODEL_ARGS...; the metrics file of the run just made).
+check_bytes() {
+  "$strata" comm-volume "${graph[@]}" --parts 4 --layers 4 --hidden 64 "$@" --json >"$out" 2>&1 ||
+    fail "comm-volume --json exited $?"
+  python3 - "$out" "$metrics" "$*" <<'EOF_PY' || fail "counted bytes differ from the prediction"
 import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
 want = [r for r in rows if r["mode"] == "hybrid" and r["stages"] == 2 and r["parts"] == 2]
@@ -67,5 +69,13 @@ for e in epochs:
     assert set(got) == {"halo_fwd", "halo_bwd", "allreduce", "stage_fwd", "stage_bwd", "eval"}, got
     for k, v in got.items():
         assert v == want[k] and v > 0, f"epoch {e['epoch']}: {k} counted {v}, predicted {want[k]}"
-print(f"ok   bytes of every epoch equal the prediction ({want['training']} per training epoch)")
+print(f"ok   {sys.argv[3] or 'gcn'}: bytes of every epoch equal the prediction ({want['training']} per training epoch)")
 EOF_PY
+}
+check_bytes
+
+# GIN with a learnt eps: its MLP and eps change the exchanged widths and the all-reduce.
+timeout 120 "$mpirun" -np 4 "$strata" train "${graph[@]}" --mode hybrid --parts 2 --stages 2 \
+  --layers 4 --hidden 64 --chunks 2 --epochs 3 --model gin --eps-learnable \
+  --metrics "$metrics" >"$out" 2>&1 || fail "hybrid gin training exited $?"
+check_bytes --model gin --eps-learnable
