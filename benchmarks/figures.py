@@ -239,6 +239,18 @@ def fig_pyg__gcnii_ratio():
     return f"{f(pyg('gcnii')['pyg_over_strata_time'], 1)}x"
 
 
+def fig_pyg__conv_models():
+    rows = []
+    for model, name in (("sage", "GraphSAGE"), ("gin", "GIN")):
+        r = pyg(model)
+        rows.append([f"2-layer {name}", f"{f(r['strata_epoch_s'], 3)} s", f"{f(r['pyg_epoch_s'], 3)} s",
+                     f"**{f(r['pyg_over_strata_time'], 1)}x**",
+                     f"{float(r['strata_peak_mb']):,.0f} / {float(r['pyg_peak_mb']):,.0f} MB",
+                     f"{pct(r['strata_test_acc'], 1)} / {pct(r['pyg_test_acc'], 1)}"])
+    return markdown(["model", "Strata epoch", "PyG epoch", "PyG / Strata", "peak, Strata / PyG",
+                     "test accuracy, Strata / PyG (seed 0)"], rows)
+
+
 # --- kernels.csv -------------------------------------------------------------------------------
 
 def fig_kernels__source():

@@ -1,6 +1,7 @@
 """The README's accuracy figures: one process (accuracy.csv), the pipeline and hybrid modes
 against it (pipeline_accuracy.csv, pipeline_depth.csv, hybrid_accuracy.csv), what the
-stale-gradient rules cost (stale_grad_cost.csv) and GCNII's depth (gcnii_depth.csv).
+stale-gradient rules cost (stale_grad_cost.csv), GCNII's depth (gcnii_depth.csv) and GraphSAGE
+and GIN beside PyG (model_accuracy.csv).
 Collected by figures.py, which documents the figure mechanism."""
 import statistics
 
@@ -281,3 +282,34 @@ def fig_pipeline_masks__means():
 
 def fig_pipeline_masks__means_best_val():
     return depth_table("test_acc", "pipeline_depth_masks.csv")
+
+
+# --- model_accuracy.csv ---------------------------------------------------------------------------
+
+MODEL_SETTINGS = [  # model, options, the setting's name
+    ("sage", "none", "GraphSAGE (mean)"),
+    ("gin", "none", "GIN, eps 0"),
+    ("gin", "--eps-learnable", "GIN, eps learnt"),
+]
+
+
+def fig_model_accuracy__source():
+    return table("model_accuracy.csv").source()
+
+
+def model_accuracies(dataset, model, options, framework):
+    return [float(r["test_acc"]) for r in table("model_accuracy.csv").where(
+        dataset=dataset, model=model, options=options, framework=framework)]
+
+
+def fig_model_accuracy__table():
+    rows = []
+    for dataset, name in (("cora", "Cora"), ("citeseer", "CiteSeer")):
+        for model, options, setting in MODEL_SETTINGS:
+            ours = model_accuracies(dataset, model, options, "strata")
+            theirs = model_accuracies(dataset, model, options, "pyg")
+            gap = 100 * (statistics.mean(ours) - statistics.mean(theirs))
+            rows.append([name, setting, f"**{pct(statistics.mean(ours))}** ({pct(min(ours), 1)})",
+                         f"{pct(statistics.mean(theirs))} ({pct(min(theirs), 1)})", f"{gap:+.2f}"])
+    return markdown(["dataset", "model", "Strata: mean (worst seed)", "PyG: mean (worst seed)",
+                     "Strata - PyG, points"], rows)

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Strata against PyTorch Geometric on coauthor_physics: a 2-layer GCN and a 16-layer GCNII,
-# hidden 64, binarized features without row normalization, the same split, hyper-parameters
-# and thread count (OMP_NUM_THREADS for Strata, torch.set_num_threads for PyG). Each run is
-# one process under /usr/bin/time -v (peak resident memory), Strata and PyG alternately.
+# Strata against PyTorch Geometric on coauthor_physics: a 2-layer GCN, a 16-layer GCNII, a
+# 2-layer GraphSAGE and a 2-layer GIN, hidden 64, binarized features without row
+# normalization, the same split, hyper-parameters and thread count (OMP_NUM_THREADS for
+# Strata, torch.set_num_threads for PyG). Each run is one process under /usr/bin/time -v
+# (peak resident memory), Strata and PyG alternately.
 # PyG (CPU torch + torch_geometric) lives in benchmarks/pyg/venv, made by
 # benchmarks/pyg/setup.sh; it is never a dependency of Strata.
 # Usage: benchmarks/pyg_compare.sh [--quick]   (--quick: 10 epochs per model)
 # Environment: STRATA_BUILD (default build-bench), STRATA_DATASETS (default
 # ../shared/datasets), STRATA_RESULTS (CSV dir, default benchmarks/results), STRATA_THREADS
 # (default 2), STRATA_GCN_EPOCHS / STRATA_GCNII_EPOCHS (default 100 / 50, quick 10 / 10),
-# STRATA_PYG_FEATURES (sparse | dense, default sparse), STRATA_OMP_WAIT_POLICY (both
+# STRATA_PYG_FEATURES (sparse | dense, default sparse; SAGEConv and GINConv aggregate the
+# raw features, which PyG's message passing takes dense only), STRATA_OMP_WAIT_POLICY (both
 # frameworks' OpenMP; default passive: with other work on the cores, spinning threads made
-# both 4-5x slower on 2 cores), STRATA_COMMIT (for the header).
+# both 4-5x slower on 2 cores), STRATA_COMMIT (for the header), STRATA_PYG_MODELS (default
+# "gcn gcnii sage gin"), STRATA_CONV_EPOCHS (GraphSAGE's and GIN's, default 20, quick 3:
+# PyG takes about 9 s an epoch for them on 2 cores, aggregating the 8,415 raw features).
 # Skips (exit 0) with a message when the dataset is missing or PyPI is unreachable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,12 +30,16 @@ features=${STRATA_PYG_FEATURES:-sparse}
 export OMP_NUM_THREADS=$threads OMP_WAIT_POLICY=${STRATA_OMP_WAIT_POLICY:-passive}
 if ((quick)); then
   epochs_gcn=${STRATA_GCN_EPOCHS:-10} epochs_gcnii=${STRATA_GCNII_EPOCHS:-10}
+  epochs_conv=${STRATA_CONV_EPOCHS:-3}
 else
   epochs_gcn=${STRATA_GCN_EPOCHS:-100} epochs_gcnii=${STRATA_GCNII_EPOCHS:-50}
+  epochs_conv=${STRATA_CONV_EPOCHS:-20}
 fi
 # PyG's faster adjacency layout for each model (measured on 2 cores, see train.py --help).
-declare -A layers=([gcn]=2 [gcnii]=16) epochs=([gcn]=$epochs_gcn [gcnii]=$epochs_gcnii) \
-  adjacency=([gcn]=edge_index [gcnii]=csr)
+declare -A layers=([gcn]=2 [gcnii]=16 [sage]=2 [gin]=2) \
+  epochs=([gcn]=$epochs_gcn [gcnii]=$epochs_gcnii [sage]=$epochs_conv [gin]=$epochs_conv) \
+  adjacency=([gcn]=edge_index [gcnii]=csr [sage]=csr [gin]=csr) \
+  pyg_features=([gcn]=$features [gcnii]=$features [sage]=dense [gin]=dense)
 common=(--dataset "$data" --binarize --row-normalize 0 --hidden 64 --dropout 0.5 --lr 0.01
   --weight-decay 5e-4 --seed 0)
 log() { echo "[$(date -u +%T)] $*" >&2; }
@@ -83,9 +91,9 @@ csv=$results/pyg_compare.csv
   echo "# coauthor_physics, --binarize --row-normalize 0, hidden 64, dropout 0.5, Adam lr 0.01, weight decay 5e-4; $threads threads, OMP_WAIT_POLICY $OMP_WAIT_POLICY; PyG features $features"
   echo "# machine: $(machine_line); commit ${STRATA_COMMIT:-$(git rev-parse --short HEAD)}; $(date -u +%F); $versions"
   echo "# epoch time = median over epochs of training forward + backward + Adam step (no evaluation); test accuracy at the best validation epoch; peak = max resident set size of the whole process; pyg_import_mb = peak of a process that only imports torch and torch_geometric"
-  echo "model,layers,threads,epochs,pyg_adjacency,strata_epoch_s,pyg_epoch_s,pyg_over_strata_time,strata_peak_mb,pyg_peak_mb,pyg_over_strata_mem,pyg_import_mb,strata_test_acc,pyg_test_acc"
+  echo "model,layers,threads,epochs,pyg_adjacency,pyg_features,strata_epoch_s,pyg_epoch_s,pyg_over_strata_time,strata_peak_mb,pyg_peak_mb,pyg_over_strata_mem,pyg_import_mb,strata_test_acc,pyg_test_acc"
 } >"$csv"
-for model in gcn gcnii; do
+for model in ${STRATA_PYG_MODELS:-gcn gcnii sage gin}; do
   l=${layers[$model]} e=${epochs[$model]}
   log "$model ($l layers, $e epochs): Strata"
   OPENBLAS_NUM_THREADS=$threads timed "strata_$model" "$strata" train \
@@ -93,14 +101,14 @@ for model in gcn gcnii; do
     --metrics "$raw/strata_$model.jsonl"
   log "$model: PyG"
   timed "pyg_$model" "$py" benchmarks/pyg/train.py --model "$model" \
-    --layers "$l" --epochs "$e" "${common[@]}" --threads "$threads" --features "$features" \
+    --layers "$l" --epochs "$e" "${common[@]}" --threads "$threads" --features "${pyg_features[$model]}" \
     --adjacency "${adjacency[$model]}" --verbose
   read -r s_time s_acc < <(strata_summary "$raw/strata_$model.jsonl")
   p_time=$(pyg_field "$raw/pyg_$model.out" median_epoch_s)
   p_acc=$(pyg_field "$raw/pyg_$model.out" test_acc)
   s_mem=$(peak_mb "$raw/strata_$model.time") p_mem=$(peak_mb "$raw/pyg_$model.time")
-  printf '%s,%d,%d,%d,%s,%.4f,%.4f,%s,%s,%s,%s,%s,%.4f,%.4f\n' "$model" "$l" "$threads" "$e" \
-    "${adjacency[$model]}" "$s_time" "$p_time" "$(ratio "$p_time" "$s_time")" "$s_mem" "$p_mem" \
+  printf '%s,%d,%d,%d,%s,%s,%.4f,%.4f,%s,%s,%s,%s,%s,%.4f,%.4f\n' "$model" "$l" "$threads" "$e" \
+    "${adjacency[$model]}" "${pyg_features[$model]}" "$s_time" "$p_time" "$(ratio "$p_time" "$s_time")" "$s_mem" "$p_mem" \
     "$(ratio "$p_mem" "$s_mem")" "$import_mb" "$s_acc" "$p_acc" >>"$csv"
 done
 log "pyg_compare: $(($(date +%s) - t0)) s"
