@@ -355,14 +355,6 @@ void ConvStage::first_layer_backward(Layer& layer, const Block& b, ConstMatrixVi
   if (layer.eps) backend_.axpy(layer.eps_value, grad_y, rows(layer.g, b));
 }
 
-// The root term X W_root: dW_root += Xᵀ dY, dX += dY W_rootᵀ (X: b's dropped input rows).
-void ConvStage::root_backward(Layer& layer, const Block& b, ConstMatrixView grad_y,
-                              MatrixView grad_x) {
-  const MatrixView x = input_of(layer, b);
-  backend_.gemm_tn_accumulate(1.0f, x, grad_y, parameters_.sum(*layer.root));
-  backend_.gemm(false, true, 1.0f, grad_y, parameters_.value(*layer.root), 1.0f, grad_x);
-}
-
 // Layer 0's gradients that need every block: dW_root0 = X_droppedᵀ · d(X W_root0) and, if
 // it transforms first, dW0 = X_droppedᵀ · dP0 (dP0 exact once every block has run).
 void ConvStage::end_backward() {

@@ -1,5 +1,6 @@
 // What ConvStage's layers have beside Â P W + b (conv_stage.h): where each layer's tensors
-// are, GIN's eps term on a vertex's own row and GIN's MLP after the conv.
+// are, GraphSAGE's root term's backward, GIN's eps term on a vertex's own row and GIN's MLP
+// after the conv.
 #include "conv_stage.h"
 
 namespace strata {
@@ -68,6 +69,14 @@ void ConvStage::eps_gradient(Layer& layer, const Block& b, ConstMatrixView sent)
   const std::int64_t values = sent.rows * sent.cols;
   backend_.gemm_tn_accumulate(1.0f, {sent.data, values, 1, 1}, {p.data, values, 1, 1},
                               parameters_.sum(*layer.eps));
+}
+
+// The root term X W_root: dW_root += Xᵀ dY, dX += dY W_rootᵀ (X: b's dropped input rows).
+void ConvStage::root_backward(Layer& layer, const Block& b, ConstMatrixView grad_y,
+                              MatrixView grad_x) {
+  const MatrixView x = input_of(layer, b);
+  backend_.gemm_tn_accumulate(1.0f, x, grad_y, parameters_.sum(*layer.root));
+  backend_.gemm(false, true, 1.0f, grad_y, parameters_.value(*layer.root), 1.0f, grad_x);
 }
 
 void ConvStage::read_eps() {
