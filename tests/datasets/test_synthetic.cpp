@@ -87,6 +87,14 @@ TEST_CASE("edge list: comments, whitespace, compacted ids", "[edgelist]") {
   CHECK(d.adjacency.rows == 3);
   CHECK(d.adjacency.nnz() == 6);
   CHECK(d.labels.size() == 3);
+  // Ids far apart (compacted by search, not a table), a self-loop, a duplicate, directed.
+  write_text(dir / "far.txt", "9000000000 5\n5 7\n7 7\n5 7\n9000000000 7\n");
+  LoadOptions directed;
+  directed.directed = true;
+  const Dataset far = load_dataset((dir / "far.txt").string(), directed);
+  CHECK(far.adjacency.rows == 3);  // 5 -> 0, 7 -> 1, 9e9 -> 2
+  CHECK(far.adjacency.offsets == std::vector<EdgeOffset>{0, 1, 1, 3});
+  CHECK(far.adjacency.indices == std::vector<LocalId>{1, 0, 1});
   write_text(dir / "bad.txt", "1 2\n3\n");
   CHECK_THAT(error_of([&] { load_edge_list((dir / "bad.txt").string(), {}); }),
              Catch::Contains("bad.txt:2: expected 2 values, found 1"));
