@@ -82,26 +82,15 @@ class Compactor {
 };
 
 // The adjacency over compacted ids, the file read once more to count each row's entries
-// and once to place them (csr_from_entries), a batch of edges at a time (load_ogb's
-// reasons): no edge list is held beside the CSR.
+// and once to place them (csr_from_entries): no edge list is held beside the CSR.
 Csr read_adjacency(const std::string& file, const std::vector<GlobalId>& ids, bool symmetrize) {
   const Compactor compact(ids);
-  constexpr std::size_t kBatch = 1 << 16;
-  std::vector<std::pair<LocalId, LocalId>> batch;
-  batch.reserve(kBatch);
   const auto each_entry = [&](auto&& visit) {
-    const auto flush = [&] {
-      for (const auto& [s, d] : batch) {
-        visit(s, d);
-        if (symmetrize) visit(d, s);
-      }
-      batch.clear();
-    };
+    EdgeBatch batch(visit, symmetrize);
     for_each_pair(file, [&](GlobalId src, GlobalId dst) {
-      if (src != dst) batch.emplace_back(compact(src), compact(dst));
-      if (batch.size() == kBatch) flush();
+      if (src != dst) batch.add(compact(src), compact(dst));
     });
-    flush();
+    batch.flush();
   };
   return csr_from_entries(static_cast<LocalId>(ids.size()), each_entry, true);
 }

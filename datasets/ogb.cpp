@@ -52,22 +52,11 @@ FeatureMatrix read_features(const std::string& path, std::int64_t n) {
 
 // The adjacency straight from edge.csv.gz, read twice (to count each row's entries, then
 // to place them: csr_from_entries), so that no edge list is held beside the CSR: decoding
-// the file again costs less than a list of every edge. Edges are visited a batch at a
-// time, so that the rows' scattered counters are touched in a tight loop whose cache misses
-// overlap (visited line by line, between parses, they made loading 3x slower). Self-loops
-// are dropped; symmetrize adds each edge's reverse; duplicates go when the rows are sorted.
+// the file again costs less than a list of every edge. Self-loops are dropped; symmetrize
+// adds each edge's reverse; duplicates go when the rows are sorted.
 Csr read_adjacency(const std::string& path, std::int64_t n, std::int64_t e, bool symmetrize) {
-  constexpr std::size_t kBatch = 1 << 16;
-  std::vector<std::pair<LocalId, LocalId>> batch;
-  batch.reserve(kBatch);
   const auto each_entry = [&](auto&& visit) {
-    const auto flush = [&] {
-      for (const auto& [s, d] : batch) {
-        visit(s, d);
-        if (symmetrize) visit(d, s);
-      }
-      batch.clear();
-    };
+    EdgeBatch batch(visit, symmetrize);
     GzLines in(path);
     std::string_view line;
     std::int64_t edges = 0;
@@ -80,10 +69,9 @@ Csr read_adjacency(const std::string& path, std::int64_t n, std::int64_t e, bool
       for (GlobalId id : ids)
         if (id < 0 || id >= n) in.fail("node id ", id, " out of range [0, ", n, ")");
       ++edges;
-      if (ids[0] != ids[1]) batch.emplace_back(ids[0], ids[1]);
-      if (batch.size() == kBatch) flush();
+      if (ids[0] != ids[1]) batch.add(static_cast<LocalId>(ids[0]), static_cast<LocalId>(ids[1]));
     }
-    flush();
+    batch.flush();
     STRATA_REQUIRE(edges > 0 || e == 0, path, ":1: empty file");
     STRATA_REQUIRE(edges == e, path, ":", in.line_number(), ": expected ", e,
                    " edges (num-edge-list), found ", edges);
