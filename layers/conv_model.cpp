@@ -68,7 +68,7 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const std::int64_t exchanged = r.columns * (after ? in : mid);
     const bool accumulator =
         l > 0 ? !r.whole_rows_only && !(r.shares && r.halo && !form_.root_weight) : !after;
-    const bool eps = form_.mlp && c.learn_eps;
+    const bool eps = learns_eps(c);
     const bool p_shared = r.shares && ((l == 0 && !eps) || (l > first && after && !r.halo));
     const ConvStage::KeptZ kept = ConvStage::kept_z(c, l, r);
     const bool z_kept = (after || l > 0) && !(r.shares && l > first && !after) &&
@@ -90,7 +90,7 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
 std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last,
                                        const StageRows& r, std::int64_t block) const {
   std::int64_t grad[2] = {block * c.width(last), 0}, to_z = 0, to_p = 0, slice = 0, to_h = 0;
-  const bool eps = form_.mlp && c.learn_eps;
+  const bool eps = learns_eps(c);
   int buffer = 0;
   for (int l = last - 1; l >= first; --l) {
     const bool after = ConvStage::aggregates_first(c, l, r.reads_history);

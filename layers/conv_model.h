@@ -28,6 +28,8 @@ class ConvModel : public ModelType {
   std::unique_ptr<Stage> make_stage(const StageSetup& setup, int first, int last) const override;
 
  private:
+  bool learns_eps(const ModelConfig& c) const { return form_.mlp && c.learn_eps; }
+
   const char* name_;
   Propagation propagation_;
   ConvForm form_;

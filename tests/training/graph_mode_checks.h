@@ -45,10 +45,14 @@ inline TrainResult train_rank(Communicator& comm, const Dataset& d,
   return train_graph_parallel(comm, shard, config, nullptr);
 }
 
+// The shape of the model `config` trains on d (its learnt eps included).
+inline ModelShape shape_of(const Dataset& d, const TrainConfig& config) {
+  return model_shape_of(d, model_config_for(d.features.cols(), d.num_classes, config));
+}
+
 inline CommVolume predicted_volume(const Dataset& d, std::span<const std::int32_t> parts, int p,
                                    const TrainConfig& config) {
-  const ModelShape shape =
-      model_shape_of(d, model_config_for(d.features.cols(), d.num_classes, config));
+  const ModelShape shape = shape_of(d, config);
   return graph_volume(shape, measure_partition(d.adjacency, parts, p).boundary_pairs, p,
                       wire_format_of(DType::kFloat64, config.compress));
 }

@@ -37,7 +37,7 @@ inline std::vector<TrainResult> run_hybrid(int stages, int parts, const Dataset&
 // The bytes S stages x G METIS parts count per epoch (G = 1: pipeline mode), rows in the
 // config's formats, gradient sums in double (the CPU backend).
 inline CommVolume stages_predicted(const Dataset& d, const TrainConfig& c, int stages, int parts) {
-  const ModelShape shape = model_shape_of(d, model_config_for(d.features.cols(), d.num_classes, c));
+  const ModelShape shape = testing::shape_of(d, c);
   const std::int64_t pairs =
       parts == 1
           ? 0

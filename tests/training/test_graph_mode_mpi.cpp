@@ -69,8 +69,7 @@ TEST_CASE("mpi: pipeline and hybrid mode with one chunk train exactly like one p
       const TrainResult reference = train_one_process(d, config, nullptr);
       const TrainResult pipeline = train_pipeline(comm, d, config, options, nullptr);
       testing::check_same_losses(pipeline, reference);
-      const ModelShape shape =
-          model_shape_of(d, model_config_for(d.features.cols(), d.num_classes, config));
+      const ModelShape shape = testing::shape_of(d, config);
       const StageBounds bounds = split_layers_by_cost(shape.costs, comm.size());
       testing::check_stage_bytes(pipeline, pipeline_volume(shape, bounds, d.adjacency.rows));
       const TrainResult hybrid =
@@ -105,7 +104,7 @@ TEST_CASE("mpi: every row format sends the predicted bytes in graph, pipeline an
       testing::check_all_bytes(graph,
                                testing::predicted_volume(d, graph_parts, comm.size(), config));
       testing::check_same_bits(testing::train_rank(comm, d, graph_parts, config), graph);
-      const ModelShape shape = model_shape_of(d, config.model, config.hidden, config.layers);
+      const ModelShape shape = testing::shape_of(d, config);
       const WireFormat wire = wire_format_of(DType::kFloat64, config.compress);
       testing::check_all_bytes(
           train_pipeline(comm, d, config, options, nullptr),
