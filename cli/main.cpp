@@ -36,11 +36,15 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   add_dataset_options(cmd, a.data);
   auto& m = a.config.model;
   auto& o = a.config.optimizer;
-  cmd->add_option("--model", m.kind, "gcn | gcnii | sage | gin");
+  cmd->add_option("--model", m.kind, "gcn | gcnii | sage | gin | gat");
   cmd->add_option("--layers", m.layers, "graph convolutions (gcnii adds two linear layers)");
   cmd->add_option("--alpha", m.alpha, "gcnii: initial-residual weight");
   cmd->add_option("--lambda", m.lambda, "gcnii: identity-mapping strength");
   cmd->add_flag("--eps-learnable", m.eps_learnable, "gin: learn eps (from 0); otherwise eps = 0");
+  cmd->add_option("--heads", m.heads, "gat: attention heads of the hidden layers (concatenated)");
+  cmd->add_option("--output-heads", m.output_heads, "gat: heads of the output layer (averaged)");
+  cmd->add_option("--attention-dropout", m.attention_dropout,
+                  "gat: dropout of the attention weights");
   cmd->add_option("--hidden", m.hidden, "hidden width");
   cmd->add_option("--dropout", m.dropout, "dropout probability");
   cmd->add_option("--epochs", o.epochs, "training epochs (0: evaluate the initial weights)");
@@ -142,8 +146,10 @@ void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
   cmd->add_option("--parts", r.ranks, "ranks");
   cmd->add_option("--layers", r.layers, "layer counts, e.g. 2,8,16,32")->delimiter(',');
   cmd->add_option("--hidden", r.hidden, "hidden width");
-  cmd->add_option("--model", r.model, "gcn | gcnii | sage | gin");
+  cmd->add_option("--model", r.model, "gcn | gcnii | sage | gin | gat");
   cmd->add_flag("--eps-learnable", r.eps_learnable, "gin: eps learnt (as `strata train`)");
+  cmd->add_option("--heads", r.heads, "gat: heads of the hidden layers (as `strata train`)");
+  cmd->add_option("--output-heads", r.output_heads, "gat: heads of the output layer");
   cmd->add_option("--stages", r.stages, "pipeline stages (0: min(parts, layers))");
   cmd->add_option("--method", r.methods, "partitioners to compare, e.g. metis,random")
       ->delimiter(',');

@@ -32,6 +32,9 @@ TrainConfig to_train_config(const Config& c) {
   t.alpha = c.model.alpha;
   t.lambda = c.model.lambda;
   t.learn_eps = c.model.eps_learnable;
+  t.heads = c.model.heads;
+  t.output_heads = c.model.output_heads;
+  t.attention_dropout = c.model.attention_dropout;
   t.epochs = c.optimizer.epochs;
   t.lr = c.optimizer.lr;
   t.weight_decay = c.optimizer.weight_decay;

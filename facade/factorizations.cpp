@@ -29,6 +29,8 @@ TrainConfig train_config_of(const CommVolumeRequest& r, int layers) {
   t.layers = layers;
   t.hidden = r.hidden;
   t.learn_eps = r.eps_learnable;
+  t.heads = r.heads;
+  t.output_heads = r.output_heads;
   t.compress = to_row_codecs(r.compress);
   t.recompute = r.memory.recompute;
   t.storage = parse_storage(r.memory.storage);

@@ -84,6 +84,7 @@ std::int64_t DescribedPlanGraph::memory_per_rank(const TrainConfig& t, const Pip
   if (chunked && parts == 1) rows.columns = g_.nodes;  // every row, from history
   rows.shares = !chunked;
   rows.halo = parts > 1;
+  rows.entries = std::llround(p.work.entries);
   const double graph = p.work.entries * 16 + p.work.rows * 16;
   const double features = p.work.feature_nonzeros * (density() < 1 ? 8 : 4);
   const auto shapes = parameter_shapes(m);

@@ -61,6 +61,15 @@ OpCost sparse_product(double entries, double rows, ConstMatrixView x, MatrixView
           2 * entries * static_cast<double>(x.cols)};
 }
 
+// A pass over a block's entries: each entry's column and `arrays` per-entry arrays of
+// `heads` floats streamed, a gathered row of `width` floats per entry, 2 flops a value.
+OpCost attention_cost(const EdgeBlock& g, int heads, std::int64_t width, int arrays) {
+  const auto entries = static_cast<double>(g.entries);
+  return {entries * (sizeof(LocalId) + arrays * heads * kFloat),
+          entries * static_cast<double>(width + heads) * kFloat,
+          2 * entries * static_cast<double>(width + heads)};
+}
+
 class ProfiledSparse : public SparseMatrix {
  public:
   ProfiledSparse(std::unique_ptr<SparseMatrix> inner, double entries, const Recorder& record)
@@ -173,6 +182,42 @@ class ProfilingBackend : public Backend {
   }
   void column_sums(ConstMatrixView x, float* out, bool accumulate) const override {
     record_("column_sums", streamed(x, 1), [&] { inner_.column_sums(x, out, accumulate); });
+  }
+  void elu_forward(ConstMatrixView in, MatrixView out) const override {
+    record_("elu_forward", streamed(in, 2), [&] { inner_.elu_forward(in, out); });
+  }
+  void elu_backward(ConstMatrixView out, ConstMatrixView grad_out,
+                    MatrixView grad_in) const override {
+    record_("elu_backward", streamed(grad_out, 3),
+            [&] { inner_.elu_backward(out, grad_out, grad_in); });
+  }
+  void attention_softmax(const EdgeBlock& g, int heads, ConstMatrixView s_dst,
+                         ConstMatrixView s_src, float slope, float* alpha) const override {
+    record_("attention_softmax", attention_cost(g, heads, 0, 2),
+            [&] { inner_.attention_softmax(g, heads, s_dst, s_src, slope, alpha); });
+  }
+  void attention_aggregate(const EdgeBlock& g, int heads, const float* alpha,
+                           const AttentionDropout& dropout, ConstMatrixView h,
+                           MatrixView out) const override {
+    record_("attention_aggregate", attention_cost(g, heads, h.cols, 1),
+            [&] { inner_.attention_aggregate(g, heads, alpha, dropout, h, out); });
+  }
+  void attention_backward(const EdgeBlock& g, int heads, const float* alpha,
+                          const AttentionDropout& dropout, ConstMatrixView s_dst,
+                          ConstMatrixView s_src, float slope, ConstMatrixView grad_out,
+                          ConstMatrixView h, float* grad_z, MatrixView grad_s_dst) const override {
+    record_("attention_backward", attention_cost(g, heads, h.cols, 3), [&] {
+      inner_.attention_backward(g, heads, alpha, dropout, s_dst, s_src, slope, grad_out, h, grad_z,
+                                grad_s_dst);
+    });
+  }
+  void attention_scatter(const EdgeBlock& g, int heads, const float* alpha,
+                         const AttentionDropout& dropout, ConstMatrixView grad_out,
+                         const float* grad_z, MatrixView grad_h,
+                         MatrixView grad_s_src) const override {
+    record_("attention_scatter", attention_cost(g, heads, grad_out.cols, 3), [&] {
+      inner_.attention_scatter(g, heads, alpha, dropout, grad_out, grad_z, grad_h, grad_s_src);
+    });
   }
   void copy(ConstMatrixView x, MatrixView y) const override {
     record_("copy", streamed(x, 2), [&] { inner_.copy(x, y); });

@@ -10,9 +10,10 @@ namespace strata {
 namespace {
 
 // In ModelKind's order.
-const std::array<const ModelType*, 4>& registry() {
-  static const std::array<const ModelType*, 4> types{&gcn_model_type(), &gcnii_model_type(),
-                                                     &sage_model_type(), &gin_model_type()};
+const std::array<const ModelType*, 5>& registry() {
+  static const std::array<const ModelType*, 5> types{&gcn_model_type(), &gcnii_model_type(),
+                                                     &sage_model_type(), &gin_model_type(),
+                                                     &gat_model_type()};
   return types;
 }
 

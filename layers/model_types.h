@@ -8,5 +8,6 @@ const ModelType& gcn_model_type();
 const ModelType& gcnii_model_type();
 const ModelType& sage_model_type();
 const ModelType& gin_model_type();
+const ModelType& gat_model_type();
 
 }  // namespace strata

@@ -96,7 +96,8 @@ void add_stage(MemoryEstimate& e, const ModelConfig& model, const StageBounds& b
   const int first = bounds[stage], last = bounds[stage + 1];
   const std::int64_t cols = part.owned + part.halo;
   const StageRows rows{part.owned,  cols, chunks > 1 && !halo, chunks == 1 && !halo,
-                       chunks == 1, halo, plan.recompute,      plan.storage == RowCodec::kBf16};
+                       chunks == 1, halo, plan.recompute,      plan.storage == RowCodec::kBf16,
+                       part.entries};
   e.activations = type.stage_floats(model, first, last, rows) * kFloat;
   e.activations += scratch_bytes(type, model, first, last, rows, part.entries, plan);
   // Halo exchange buffers (halo_exchange.h), a send and a receive buffer that only grow: the

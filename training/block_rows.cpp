@@ -14,14 +14,15 @@ constexpr LocalId kRowsPerPiece = 2048;
 }  // namespace
 
 BlockRows::BlockRows(RowLayout& layout, const kernels::Backend& backend, StageHalo* halo,
-                     bool overlap)
+                     bool overlap, bool keeps_entries)
     : layout_(layout),
       backend_(backend),
       halo_(halo),
       overlap_(overlap),
       ids_(kernels::to_backend<GlobalId>(backend, layout.order)),
-      chunks_(layout.chunks.size()) {
-  if (halo_ == nullptr || layout.chunk_count() != 1) return;
+      chunks_(layout.chunks.size()),
+      keeps_entries_(keeps_entries) {
+  if (keeps_entries || halo_ == nullptr || layout.chunk_count() != 1) return;
   split();
   layout.a_hat = Csr{};
 }
@@ -135,16 +136,36 @@ void BlockRows::exchange(const Block& b, MatrixView x, bool training) {
     halo_->forward(b, x, training);
 }
 
-// A whole block's gradient exchange that scatter_gradient started only needs its end;
-// gradient the blocks of chunks scattered is sent whole.
+// A whole block's gradient exchange that scatter_gradient started only needs its end (a
+// layer that scattered by itself, as attention does, starts it here); gradient the blocks
+// of chunks scattered is sent whole.
 void BlockRows::exchange_gradient(const Block& b, MatrixView g) {
   if (!halo_) return;
-  if (split_whole(b) && halo_->backward_pending()) {
+  if (split_whole(b)) {
+    if (!halo_->backward_pending()) {
+      settle();
+      halo_->start_backward(g, !overlap_);
+    }
     halo_->finish();
     return;
   }
   settle();
   halo_->backward(b, g);
+}
+
+// A chunk's entries, or every row's (a whole block, or a chunk holding every row).
+const kernels::EdgeBlock& BlockRows::entries(const Block& b) {
+  STRATA_CHECK(keeps_entries_, "this graph keeps no entries of its rows");
+  settle();
+  if (!whole(b)) chunk(b);  // checks that b is one
+  const int key = whole(b) ? -1 : b.chunk;
+  auto it = entries_.find(key);
+  if (it == entries_.end())
+    it = entries_
+             .try_emplace(key, backend_, layout_.a_hat, b, ids_.as<GlobalId>() + b.begin,
+                          ids_.as<GlobalId>())
+             .first;
+  return it->second.edges();
 }
 
 void BlockRows::settle() {

@@ -40,7 +40,8 @@ RankTrainer::RankTrainer(RankGrid& grid, const kernels::Backend& backend, RankDa
                                                         backend, setup.config.compress)
                              : std::nullopt),
       wire_(backend, setup.config.compress),
-      rows_(layout_, backend, halo_ ? &*halo_ : nullptr, setup.config.overlap),
+      rows_(layout_, backend, halo_ ? &*halo_ : nullptr, setup.config.overlap,
+            model_type(setup.model.kind).reads_entries()),
       host_features_(std::move(data.features)),
       features_(features_on(backend, host_features_.get(), std::move(data.feature_rows))),
       labels_(std::move(data.labels)),

@@ -32,10 +32,21 @@ void validate_train_config(const TrainConfig& c) {
   STRATA_REQUIRE(c.lr > 0.0f, "--lr must be positive, got ", c.lr);
   STRATA_REQUIRE(c.weight_decay >= 0.0f, "--weight-decay must not be negative, got ",
                  c.weight_decay);
-  STRATA_REQUIRE(!c.recompute || c.model != ModelKind::kGcnii,
-                 "--recompute is for models gcn, sage and gin, not gcnii");
-  STRATA_REQUIRE(c.storage == RowCodec::kFloat32 || c.model != ModelKind::kGcnii,
-                 "--storage bf16 is for models gcn, sage and gin, not gcnii");
+  const bool conv = c.model != ModelKind::kGcnii && c.model != ModelKind::kGat;
+  STRATA_REQUIRE(!c.recompute || conv, "--recompute is for models gcn, sage and gin, not ",
+                 model_kind_name(c.model));
+  STRATA_REQUIRE(c.storage == RowCodec::kFloat32 || conv,
+                 "--storage bf16 is for models gcn, sage and gin, not ", model_kind_name(c.model));
+  STRATA_REQUIRE(c.heads >= 1 && c.output_heads >= 1,
+                 "--heads and --output-heads must be at "
+                 "least 1, got ",
+                 c.heads, " and ", c.output_heads);
+  STRATA_REQUIRE(c.attention_dropout >= 0.0f && c.attention_dropout < 1.0f,
+                 "--attention-dropout must be in [0, 1), got ", c.attention_dropout);
+  STRATA_REQUIRE(c.model == ModelKind::kGat ||
+                     (c.heads == 1 && c.output_heads == 1 && c.attention_dropout == 0.0f),
+                 "--heads, --output-heads and --attention-dropout are for model gat, not ",
+                 model_kind_name(c.model));
   STRATA_REQUIRE(!c.learn_eps || c.model == ModelKind::kGin,
                  "--eps-learnable is for model gin, not ", model_kind_name(c.model));
   STRATA_REQUIRE(c.storage == RowCodec::kFloat32 || c.storage == RowCodec::kBf16,
@@ -54,6 +65,9 @@ ModelConfig model_config_for(std::int64_t in_features, std::int32_t classes, con
   m.alpha = c.alpha;
   m.lambda = c.lambda;
   m.learn_eps = c.learn_eps;
+  m.heads = c.heads;
+  m.output_heads = c.output_heads;
+  m.attention_dropout = c.attention_dropout;
   return m;
 }
 

@@ -141,6 +141,10 @@ RunKey base_run_key(const char* mode, int ranks, const TrainConfig& c, const std
   // so that checkpoints written before the option existed still resume.
   if (c.storage != RowCodec::kFloat32) key.emplace_back("storage", row_codec_name(c.storage));
   if (c.learn_eps) key.emplace_back("eps_learnable", "1");
+  if (c.model == ModelKind::kGat) {
+    key.emplace_back("heads", cat(c.heads, ",", c.output_heads));
+    key.emplace_back("attention_dropout", cat(c.attention_dropout));
+  }
   return key;
 }
 

@@ -20,7 +20,7 @@ warnings.filterwarnings("ignore", category=FutureWarning)
 warnings.filterwarnings("ignore", message="Sparse")
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
-from torch_geometric.nn import GCN2Conv, GCNConv, GINConv, Linear, SAGEConv  # noqa: E402
+from torch_geometric.nn import GATConv, GCN2Conv, GCNConv, GINConv, Linear, SAGEConv  # noqa: E402
 from torch_geometric.nn.conv.gcn_conv import gcn_norm  # noqa: E402
 from torch_geometric.utils import remove_self_loops, to_undirected  # noqa: E402
 
@@ -121,18 +121,19 @@ def drop(x, p, training):
 
 
 class Stack(torch.nn.Module):
-    """Strata's conv models: dropout before every convolution, ReLU between them."""
+    """Strata's conv models: dropout before every convolution, ReLU (GAT: ELU) between them."""
 
-    def __init__(self, convs, dropout):
+    def __init__(self, convs, dropout, activation=F.relu):
         super().__init__()
         self.convs = torch.nn.ModuleList(convs)
         self.dropout = dropout
+        self.activation = activation
 
     def forward(self, x, adj):
         for i, conv in enumerate(self.convs):
             x = conv(drop(x, self.dropout, self.training), *adj)
             if i + 1 < len(self.convs):
-                x = x.relu()
+                x = self.activation(x)
         return x
 
 
@@ -169,6 +170,19 @@ def gin(f, hidden, classes, layers, dropout, train_eps):
     return Stack((GINConv(torch.nn.Sequential(glorot(a, hidden), torch.nn.ReLU(), glorot(hidden, b)),
                           train_eps=train_eps) for a, b in widths(f, hidden, classes, layers)),
                  dropout)
+
+
+def gat(f, hidden, classes, layers, dropout, heads, output_heads, attention_dropout):
+    """Strata's gat (as PyG's GAT example): GATConv with self-loops, hidden layers of
+    `heads` heads concatenated, the output layer's heads averaged, dropout before each
+    conv and on the attention weights, ELU between them."""
+    convs, width = [], f
+    for _ in range(layers - 1):
+        convs.append(GATConv(width, hidden, heads=heads, dropout=attention_dropout))
+        width = hidden * heads
+    convs.append(GATConv(width, classes, heads=output_heads, concat=False,
+                         dropout=attention_dropout))
+    return Stack(convs, dropout, F.elu)
 
 
 class Gcnii(torch.nn.Module):
@@ -215,6 +229,9 @@ def train(args):
         model = sage(x.shape[1], args.hidden, classes, args.layers, args.dropout)
     elif args.model == "gin":
         model = gin(x.shape[1], args.hidden, classes, args.layers, args.dropout, args.eps_learnable)
+    elif args.model == "gat":
+        model = gat(x.shape[1], args.hidden, classes, args.layers, args.dropout, args.heads,
+                    args.output_heads, args.attention_dropout)
     else:
         model = Gcnii(x.shape[1], args.hidden, classes, args.layers, args.dropout, args.alpha,
                       args.lam)
@@ -255,8 +272,11 @@ def main():
     p.add_argument("--directed", action="store_true")
     p.add_argument("--binarize", action="store_true")
     p.add_argument("--row-normalize", type=int, default=1)
-    p.add_argument("--model", choices=["gcn", "gcnii", "sage", "gin"], default="gcn")
+    p.add_argument("--model", choices=["gcn", "gcnii", "sage", "gin", "gat"], default="gcn")
     p.add_argument("--eps-learnable", action="store_true", help="gin: train eps (from 0)")
+    p.add_argument("--heads", type=int, default=1, help="gat: hidden layers' heads")
+    p.add_argument("--output-heads", type=int, default=1, help="gat: output layer's heads")
+    p.add_argument("--attention-dropout", type=float, default=0.0, help="gat")
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--hidden", type=int, default=16)
     p.add_argument("--dropout", type=float, default=0.5)

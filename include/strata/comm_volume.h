@@ -15,8 +15,10 @@ struct CommVolumeRequest {
   int ranks = 4;               ///< graph mode uses this many parts, hybrid S x (ranks / S)
   std::vector<int> layers{2};  ///< model depths to compare
   int hidden = 256;
-  std::string model = "gcn";                  ///< gcn | gcnii | sage | gin
+  std::string model = "gcn";                  ///< gcn | gcnii | sage | gin | gat
   bool eps_learnable = false;                 ///< gin: eps learnt (Config::Model)
+  int heads = 1;                              ///< gat: hidden layers' heads (Config::Model)
+  int output_heads = 1;                       ///< gat: the output layer's heads
   int stages = 0;                             ///< pipeline stages; 0: min(ranks, layers)
   std::vector<std::string> methods{"metis"};  ///< partitioners to compare
   Config::Partition partition;

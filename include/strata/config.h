@@ -29,7 +29,9 @@ struct Config {
   struct Model {
     /// "gcn" (Kipf & Welling 2017), "gcnii" (Chen et al. 2020), "sage" (GraphSAGE with
     /// the mean aggregator, Hamilton et al. 2017) or "gin" (Xu et al. 2019: sum
-    /// aggregation, (1 + eps) on the own row, a 2-layer MLP of width `hidden`)
+    /// aggregation, (1 + eps) on the own row, a 2-layer MLP of width `hidden`) or "gat"
+    /// (Velickovic et al. 2018: attention over the neighbours and the vertex itself; a
+    /// hidden layer is `heads` heads of width `hidden`)
     std::string kind = "gcn";
     int layers = 2;              ///< graph convolutions (gcnii adds an input and an output linear)
     int hidden = 16;             ///< hidden width
@@ -37,6 +39,9 @@ struct Config {
     float alpha = 0.1f;          ///< gcnii: weight of the initial residual, in [0, 1]
     float lambda = 0.5f;         ///< gcnii: identity mapping beta_l = log(lambda / l + 1), > 0
     bool eps_learnable = false;  ///< gin: learn eps (from 0); otherwise eps = 0
+    int heads = 1;               ///< gat: heads of the hidden layers, concatenated
+    int output_heads = 1;        ///< gat: heads of the output layer, averaged
+    float attention_dropout = 0.0f;  ///< gat: dropout of the attention weights, in [0, 1)
   } model;
 
   struct Optimizer {   ///< Adam

@@ -131,6 +131,35 @@ class CpuBackend : public Backend {
   void column_sums(ConstMatrixView x, float* out, bool accumulate) const override {
     kernels::column_sums(x, span_of(out, x.cols), accumulate);
   }
+  void elu_forward(ConstMatrixView in, MatrixView out) const override {
+    kernels::elu_forward(in, out);
+  }
+  void elu_backward(ConstMatrixView out, ConstMatrixView grad_out,
+                    MatrixView grad_in) const override {
+    kernels::elu_backward(out, grad_out, grad_in);
+  }
+  void attention_softmax(const EdgeBlock& g, int heads, ConstMatrixView s_dst,
+                         ConstMatrixView s_src, float slope, float* alpha) const override {
+    kernels::attention_softmax(g, heads, s_dst, s_src, slope, alpha);
+  }
+  void attention_aggregate(const EdgeBlock& g, int heads, const float* alpha,
+                           const AttentionDropout& dropout, ConstMatrixView h,
+                           MatrixView out) const override {
+    kernels::attention_aggregate(g, heads, alpha, dropout, h, out);
+  }
+  void attention_backward(const EdgeBlock& g, int heads, const float* alpha,
+                          const AttentionDropout& dropout, ConstMatrixView s_dst,
+                          ConstMatrixView s_src, float slope, ConstMatrixView grad_out,
+                          ConstMatrixView h, float* grad_z, MatrixView grad_s_dst) const override {
+    kernels::attention_backward(g, heads, alpha, dropout, s_dst, s_src, slope, grad_out, h, grad_z,
+                                grad_s_dst);
+  }
+  void attention_scatter(const EdgeBlock& g, int heads, const float* alpha,
+                         const AttentionDropout& dropout, ConstMatrixView grad_out,
+                         const float* grad_z, MatrixView grad_h,
+                         MatrixView grad_s_src) const override {
+    kernels::attention_scatter(g, heads, alpha, dropout, grad_out, grad_z, grad_h, grad_s_src);
+  }
   void copy(ConstMatrixView x, MatrixView y) const override { kernels::copy(x, y); }
   void axpy(float alpha, ConstMatrixView x, MatrixView y) const override {
     kernels::axpy(alpha, x, y);

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "cuda_attention.h"
 #include "cuda_sparse_features.h"
 #include "launch.h"
 #include "plans_by_width.h"
@@ -109,6 +110,36 @@ class CudaBackend : public Backend {
   }
   void add_bias_rows(MatrixView y, const float* bias) const override {
     gpu::add_bias_rows(context_, device(y), bias);
+  }
+  void elu_forward(ConstMatrixView in, MatrixView out) const override {
+    cuda_attention::elu_forward(in, out, context_.stream());
+  }
+  void elu_backward(ConstMatrixView out, ConstMatrixView grad_out,
+                    MatrixView grad_in) const override {
+    cuda_attention::elu_backward(out, grad_out, grad_in, context_.stream());
+  }
+  void attention_softmax(const EdgeBlock& g, int heads, ConstMatrixView s_dst,
+                         ConstMatrixView s_src, float slope, float* alpha) const override {
+    cuda_attention::softmax(g, heads, s_dst, s_src, slope, alpha, context_.stream());
+  }
+  void attention_aggregate(const EdgeBlock& g, int heads, const float* alpha,
+                           const AttentionDropout& dropout, ConstMatrixView h,
+                           MatrixView out) const override {
+    cuda_attention::aggregate(g, heads, alpha, dropout, h, out, context_.stream());
+  }
+  void attention_backward(const EdgeBlock& g, int heads, const float* alpha,
+                          const AttentionDropout& dropout, ConstMatrixView s_dst,
+                          ConstMatrixView s_src, float slope, ConstMatrixView grad_out,
+                          ConstMatrixView h, float* grad_z, MatrixView grad_s_dst) const override {
+    cuda_attention::backward(g, heads, alpha, dropout, s_dst, s_src, slope, grad_out, h, grad_z,
+                             grad_s_dst, context_.stream());
+  }
+  void attention_scatter(const EdgeBlock& g, int heads, const float* alpha,
+                         const AttentionDropout& dropout, ConstMatrixView grad_out,
+                         const float* grad_z, MatrixView grad_h,
+                         MatrixView grad_s_src) const override {
+    cuda_attention::scatter(g, heads, alpha, dropout, grad_out, grad_z, grad_h, grad_s_src,
+                            context_.stream());
   }
   void column_sums(ConstMatrixView x, float* out, bool accumulate) const override {
     if (x.rows == 0) {

@@ -27,7 +27,7 @@ expect_error "dropout out of range" "--dropout" train --dropout 1.5 --epochs 1
 expect_error "one class" "classes must be in [2" train --classes 1 --epochs 1
 expect_error "signal out of range" "feature_signal must be in [0, 1]" train --feature-signal 2 --epochs 1
 expect_error "missing dataset" "nowhere" train --dataset "$tmp/nowhere" --epochs 1
-expect_error "unknown model" "--model: unknown model 'gat'" train --mode local --model gat
+expect_error "unknown model" "--model: unknown model 'gatv2'" train --mode local --model gatv2
 expect_error "alpha out of range" "--alpha" train --mode local --model gcnii --alpha 2
 expect_error "lambda not positive" "--lambda" train --mode local --model gcnii --lambda 0
 expect_error "unknown stale-grad" "--stale-grad must be drop, delay or exact, got 'later'" train --mode local --stale-grad later
@@ -39,6 +39,11 @@ expect_error "format local mode cannot use" "--compress int8,int8: mode local se
 expect_error "comm-volume format" "--compress must be none, bf16 or int8, got 'x'" comm-volume --compress x
 expect_error "unknown storage" "--storage must be fp32 or bf16, got 'fp16'" train --storage fp16 --epochs 1
 expect_error "eps-learnable gcn" "--eps-learnable is for model gin, not gcn" train --eps-learnable --epochs 1
+expect_error "heads gcn" "--heads, --output-heads and --attention-dropout are for model gat, not gcn" train --heads 4 --epochs 1
+expect_error "attention dropout 1" "--attention-dropout must be in [0, 1), got 1" train --model gat --attention-dropout 1 --epochs 1
+expect_error "no heads" "--heads and --output-heads must be at least 1, got 0 and 1" train --model gat --heads 0 --epochs 1
+expect_error "gat recompute" "--recompute is for models gcn, sage and gin, not gat" train --model gat --recompute --epochs 1
+expect_error "gat bf16" "--storage bf16 is for models gcn, sage and gin, not gat" train --model gat --storage bf16 --epochs 1
 expect_error "storage gcnii" "--storage bf16 is for models gcn, sage and gin, not gcnii" train --storage bf16 --model gcnii --epochs 1
 expect_error "comm-volume storage" "--storage must be fp32 or bf16, got 'int8'" comm-volume --storage int8 --memory-per-rank 1GiB
 expect_error "comm-volume device" "--device must be cpu or cuda, not 'tpu'" comm-volume --device tpu

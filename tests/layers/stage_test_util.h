@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -12,7 +13,9 @@
 #include "strata/core/matrix.h"
 #include "strata/core/random.h"
 #include "strata/graph/csr.h"
+#include "strata/kernels/backend.h"
 #include "strata/kernels/kernels.h"
+#include "strata/layers/block_entries.h"
 #include "strata/layers/model.h"
 
 namespace strata::test {
@@ -58,6 +61,14 @@ class HandGraph : public BlockGraph {
   }
   void exchange(const Block&, MatrixView, bool) override {}
   void exchange_gradient(const Block&, MatrixView) override {}
+  const kernels::EdgeBlock& entries(const Block& b) override {
+    auto it = entries_.find({b.begin, b.end});
+    if (it == entries_.end())
+      it = entries_.try_emplace({b.begin, b.end}, *cpu_, a_, b, ids_.data() + b.begin, ids_.data())
+               .first;
+    return it->second.edges();
+  }
+  std::int64_t entry_count() const override { return a_.nnz(); }
 
  private:
   CsrView row_block(const Block& b) const {
@@ -69,6 +80,8 @@ class HandGraph : public BlockGraph {
   Csr a_;
   std::vector<GlobalId> ids_;
   bool chunked_;
+  std::unique_ptr<kernels::Backend> cpu_ = kernels::make_cpu_backend();
+  std::map<std::pair<LocalId, LocalId>, BlockEntries> entries_;  // by rows
 };
 
 inline Matrix random_matrix(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {

@@ -7,7 +7,7 @@ namespace {
 using namespace test;
 
 constexpr ModelKind kModels[] = {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage,
-                                 ModelKind::kGin};
+                                 ModelKind::kGin, ModelKind::kGat};
 
 ModelConfig config_of(ModelKind kind, int in, float dropout) {
   ModelConfig c{in, 6, 3, 3, dropout, true, 5};
@@ -17,9 +17,9 @@ ModelConfig config_of(ModelKind kind, int in, float dropout) {
 
 TEST_CASE("the registry finds every model by name", "[layers][models]") {
   for (ModelKind kind : kModels) CHECK(parse_model_kind(model_kind_name(kind)) == kind);
-  CHECK(model_names() == "gcn, gcnii, sage, gin");
-  CHECK_THROWS_WITH(parse_model_kind("gat"),
-                    "--model: unknown model 'gat' (available: gcn, gcnii, sage, gin)");
+  CHECK(model_names() == "gcn, gcnii, sage, gin, gat");
+  CHECK_THROWS_WITH(parse_model_kind("gatv2"),
+                    "--model: unknown model 'gatv2' (available: gcn, gcnii, sage, gin, gat)");
 }
 
 TEST_CASE("stages partition the model's parameters in order", "[layers][models]") {
@@ -100,6 +100,9 @@ TEST_CASE("history rows read in a chunked pass carry that pass's dropout masks",
           "[layers][models]") {
   const float p = 0.5f;
   for (ModelKind kind : kModels) {
+    // GAT transforms first: its history is P = [X W | s_src], which no mask on its rows
+    // reproduces, so it keeps evaluation's values (as hybrid's transform-first layers).
+    if (kind == ModelKind::kGat) continue;
     INFO(model_kind_name(kind));
     const Matrix x = random_matrix(5, 4, 3);
     ModelConfig wide = config_of(kind, 4, p);

@@ -11,6 +11,11 @@ TEST_CASE("graph mode on 1, 2, 3 and 4 threads trains exactly like one process")
         TrainConfig config = testing::graph_mode_config(layers);
         config.model = model;
         config.learn_eps = model == ModelKind::kGin && layers == 3;  // gin: eps 0 and learnt
+        if (model == ModelKind::kGat) {  // attention dropout keyed by global ids
+          config.heads = 2;
+          config.output_heads = layers;
+          config.attention_dropout = 0.3f;
+        }
         const TrainResult reference = train_one_process(d, config, nullptr);
         for (int p : {1, 2, 3, 4}) {
           INFO(model_kind_name(model)

@@ -9,13 +9,18 @@ using namespace strata;
 namespace {
 
 void check_dataset(const Dataset& d, ModelKind model = ModelKind::kGcn, bool learn_eps = false,
-                   std::initializer_list<int> depths = {2, 4}) {
+                   std::initializer_list<int> depths = {2, 4}, double tolerance = 1e-5) {
   for (int layers : depths) {
     TrainConfig config = testing::graph_mode_config(layers);
     config.model = model;
     config.learn_eps = learn_eps;
     config.hidden = 16;
     config.epochs = 50;
+    if (model == ModelKind::kGat) {
+      config.hidden = 8;
+      config.heads = 8;
+      config.attention_dropout = 0.6f;
+    }
     const TrainResult reference = train_one_process(d, config, nullptr);
     for (auto method : {PartitionMethod::kMetis, PartitionMethod::kRandom})
       for (int p : {2, 4}) {
@@ -28,7 +33,7 @@ void check_dataset(const Dataset& d, ModelKind model = ModelKind::kGcn, bool lea
         });
         const CommVolume v = testing::predicted_volume(d, parts, p, config);
         for (const TrainResult& got : results) {
-          testing::check_matches_reference(got, reference, v, p);
+          testing::check_matches_reference(got, reference, v, p, tolerance);
           CHECK(got.test_acc == Approx(reference.test_acc).margin(0.0011));
         }
       }
@@ -48,12 +53,20 @@ TEST_CASE("graph mode with GraphSAGE on Cora equals one process for 50 epochs") 
 // A learnt eps is one scalar whose gradient, a sum over every vertex, nears zero as eps
 // settles, where Adam's normalised step turns rounding into whole steps: with 4 layers and
 // random parts the losses part by 1.3e-5 at epoch 18 (8e-8 at epoch 0, 1e-6 at epoch 10,
-// then growing), so 2 layers here; eps 0 at both depths.
+// then growing), so 2 layers here, and within 1e-3: at 2 layers with random parts they part
+// by up to 3.6e-4 of a loss near 0.07 from epoch 21 on one AVX-512 machine (within 1e-5 on
+// another); a wrong gradient parts them by far more. eps 0 at both depths, within 1e-5.
 TEST_CASE("graph mode with GIN on Cora equals one process for 50 epochs") {
   if (const auto d = testing::real_dataset("cora", false)) {
     check_dataset(*d, ModelKind::kGin);
-    check_dataset(*d, ModelKind::kGin, true, {2});
+    check_dataset(*d, ModelKind::kGin, true, {2}, 1e-3);
   }
+}
+
+// 8 heads of 8 with attention dropout, as the paper's Cora model: the masks are keyed by
+// global ids, so every partition draws the same.
+TEST_CASE("graph mode with GAT on Cora equals one process for 50 epochs") {
+  if (const auto d = testing::real_dataset("cora", false)) check_dataset(*d, ModelKind::kGat);
 }
 
 TEST_CASE("graph mode on coauthor_cs equals one process for 50 epochs") {

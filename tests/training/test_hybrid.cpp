@@ -117,8 +117,14 @@ TEST_CASE("chunked hybrid: bytes as predicted, history read, close to exact trai
         CHECK(last < 0.9 * first);  // it learns
         // Delaying stale gradients is less stable than dropping them: a looser bound
         // (measured at 40 epochs, delay / exact: gcn 1.29, gcnii 1.05, sage 1.37). gin sums
-        // its neighbours' rows unnormalised, stale ones too: drop 1.99, delay 2.00.
-        const double bound = model == ModelKind::kGin ? 2.4 : stale == StaleGrad::kDrop ? 1.3 : 1.6;
+        // its neighbours' rows unnormalised, stale ones too: drop 1.99, delay 2.00. gat
+        // delay 1.67: its history holds P = X W of last epoch's W, whose delayed gradient
+        // meets this epoch's attention.
+        const bool delay = stale == StaleGrad::kDelay;
+        const double bound = model == ModelKind::kGin   ? 2.4
+                             : !delay                   ? 1.3
+                             : model == ModelKind::kGat ? 1.9
+                                                        : 1.6;
         CHECK(last < bound * exact);
       }
       final_loss.push_back(results[0].epochs.back().loss);

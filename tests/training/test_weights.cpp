@@ -52,7 +52,10 @@ TEST_CASE("every exact mode returns the one-process weights on every rank") {
     config.learn_eps = model == ModelKind::kGin;  // gin: W1, b1, W2, b2, eps a layer
     const TrainResult reference = train_one_process(d, config, nullptr);
     const std::size_t tensors = parameter_shapes(model_config_for(1, 2, config)).size();
-    CHECK(tensors == (model == ModelKind::kSage ? 12u : model == ModelKind::kGin ? 20u : 8u));
+    CHECK(tensors == (model == ModelKind::kSage  ? 12u
+                      : model == ModelKind::kGin ? 20u
+                      : model == ModelKind::kGat ? 16u
+                                                 : 8u));
     CHECK(reference.weights.size() == tensors);
     for (const char* mode : {"graph", "pipeline"})
       for (int ranks : {2, 4}) {

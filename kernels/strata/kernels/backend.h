@@ -17,6 +17,7 @@
 #include "strata/core/matrix.h"
 #include "strata/core/types.h"
 #include "strata/graph/csr.h"
+#include "strata/kernels/attention.h"
 #include "strata/kernels/kernels.h"
 
 namespace strata::kernels {
@@ -145,6 +146,25 @@ class Backend {
   virtual void relu_backward(ConstMatrixView out_or_in, ConstMatrixView grad_out,
                              MatrixView grad_in) const = 0;
   virtual void add_bias_rows(MatrixView y, const float* bias) const = 0;
+  virtual void elu_forward(ConstMatrixView in, MatrixView out) const = 0;
+  virtual void elu_backward(ConstMatrixView out, ConstMatrixView grad_out,
+                            MatrixView grad_in) const = 0;
+  // attention.h's kernels; g's arrays and alpha, grad_z in this backend's memory.
+  virtual void attention_softmax(const EdgeBlock& g, int heads, ConstMatrixView s_dst,
+                                 ConstMatrixView s_src, float slope, float* alpha) const = 0;
+  virtual void attention_aggregate(const EdgeBlock& g, int heads, const float* alpha,
+                                   const AttentionDropout& dropout, ConstMatrixView h,
+                                   MatrixView out) const = 0;
+  virtual void attention_backward(const EdgeBlock& g, int heads, const float* alpha,
+                                  const AttentionDropout& dropout, ConstMatrixView s_dst,
+                                  ConstMatrixView s_src, float slope, ConstMatrixView grad_out,
+                                  ConstMatrixView h, float* grad_z,
+                                  MatrixView grad_s_dst) const = 0;
+  virtual void attention_scatter(const EdgeBlock& g, int heads, const float* alpha,
+                                 const AttentionDropout& dropout, ConstMatrixView grad_out,
+                                 const float* grad_z, MatrixView grad_h,
+                                 MatrixView grad_s_src) const = 0;
+
   // out (x.cols floats) (+)= column sums of x.
   virtual void column_sums(ConstMatrixView x, float* out, bool accumulate) const = 0;
   virtual void copy(ConstMatrixView x, MatrixView y) const = 0;

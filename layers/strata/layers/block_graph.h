@@ -12,6 +12,7 @@
 
 #include "strata/core/matrix.h"
 #include "strata/core/types.h"
+#include "strata/kernels/attention.h"
 
 namespace strata {
 
@@ -48,6 +49,12 @@ class BlockGraph {
   virtual void scatter_gradient(const Block& b, ConstMatrixView grad, MatrixView g) = 0;
   // out (columns() x w) = Â[b, :]ᵀ · grad: what scatter_gradient adds to a zero g.
   virtual void transpose_multiply(const Block& b, ConstMatrixView grad, MatrixView out) = 0;
+  // The entries of Â's rows b and the same entries column by column, for per-entry
+  // kernels (attention: kernels::EdgeBlock); made on first use. After exchange(b, x) it
+  // waits for the halo rows. Only where the graph was made to keep them (keeps_entries).
+  virtual const kernels::EdgeBlock& entries(const Block& b) = 0;
+  // Entries of every row: the length of an array holding one value per entry.
+  virtual std::int64_t entry_count() const = 0;
   // b in the order a layer should compute it while b's halo travels: pieces of the rows
   // that read no halo column and that no other part reads (kInteriorPiece), which a layer
   // computes whole, calling progress() between them, then the other rows (kBoundaryPiece),

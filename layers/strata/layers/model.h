@@ -8,6 +8,8 @@
 //   sage:  GraphSAGE, mean aggregator and root weight (Hamilton et al. 2017; conv_model.h)
 //   gin:   GIN, sum aggregation with (1 + eps) on a vertex's own row, then a 2-layer MLP
 //          (Xu et al. 2019, as PyG's GINConv; conv_model.h)
+//   gat:   GAT, multi-head attention over each vertex's neighbours and itself (Velickovic
+//          et al. 2018, as PyG's GATConv; gat_stage.h)
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -67,6 +69,7 @@ struct StageRows {
   bool halo = false;
   bool recompute = false;
   bool bf16 = false;
+  std::int64_t entries = 0;  // the propagation matrix's, in the owned rows (attention's)
 };
 
 class ModelType {
@@ -90,6 +93,8 @@ class ModelType {
   virtual bool multiplies_features(const ModelConfig& c) const = 0;
   // The number of the layer whose output is the logits (gcnii: its output linear, L + 1).
   virtual int output_layer(const ModelConfig& c) const { return c.num_layers; }
+  // Whether the model's layers read Â's entries one by one (BlockGraph::entries: attention).
+  virtual bool reads_entries() const { return false; }
   virtual std::unique_ptr<Stage> make_stage(const StageSetup& setup, int first, int last) const = 0;
 };
 
@@ -97,7 +102,7 @@ const ModelType& model_type(ModelKind kind);
 // A registered name ("gcn"); anything else is an input error naming --model and the choices.
 ModelKind parse_model_kind(std::string_view name);
 const char* model_kind_name(ModelKind kind);
-std::string model_names();  // "gcn, gcnii, sage, gin"
+std::string model_names();  // "gcn, gcnii, sage, gin, gat"
 
 // model_type(c.kind)'s, for short.
 std::vector<TensorShape> parameter_shapes(const ModelConfig& c);

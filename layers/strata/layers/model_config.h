@@ -4,7 +4,7 @@
 
 namespace strata {
 
-enum class ModelKind { kGcn, kGcnii, kSage, kGin };
+enum class ModelKind { kGcn, kGcnii, kSage, kGin, kGat };
 
 struct ModelConfig {
   int in_features = 0;
@@ -18,9 +18,17 @@ struct ModelConfig {
   float alpha = 0.1f;      // gcnii: weight of the initial residual h0 in every conv
   float lambda = 0.5f;     // gcnii: identity mapping beta_l = log(lambda / l + 1)
   bool learn_eps = false;  // gin: (1 + eps) weighs a vertex's own row, eps a parameter (else 0)
+  // gat: attention heads of the hidden layers (concatenated: a hidden row is hidden · heads
+  // wide; 1 for every other model), of the output layer (averaged), and the dropout of the
+  // attention weights.
+  int heads = 1;
+  int output_heads = 1;
+  float attention_dropout = 0.0f;
 
-  // d_0 = in_features, d_l = hidden, d_L = classes: the rows layer l reads and writes.
-  int width(int l) const { return l == 0 ? in_features : l == num_layers ? classes : hidden; }
+  // d_0 = in_features, d_l = hidden · heads, d_L = classes: the rows layer l reads and writes.
+  int width(int l) const {
+    return l == 0 ? in_features : l == num_layers ? classes : hidden * heads;
+  }
 };
 
 }  // namespace strata

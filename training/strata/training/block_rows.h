@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "strata/kernels/backend.h"
+#include "strata/layers/block_entries.h"
 #include "strata/layers/block_graph.h"
 #include "strata/training/row_layout.h"
 #include "strata/training/stage_halo.h"
@@ -25,8 +26,9 @@ class BlockRows : public BlockGraph {
   // layout and halo (nullptr without a halo) must outlive this. With a halo and one chunk
   // every product goes through the split of Â by columns, made here: the layout's own Â
   // is then freed (layout.a_hat left empty).
+  // keeps_entries: the model reads Â's entries (entries()): Â stays whole, not split.
   BlockRows(RowLayout& layout, const kernels::Backend& backend, StageHalo* halo,
-            bool overlap = true);
+            bool overlap = true, bool keeps_entries = false);
 
   LocalId rows() const override { return layout_.owned; }
   LocalId columns() const override { return layout_.owned + layout_.halo; }
@@ -43,6 +45,8 @@ class BlockRows : public BlockGraph {
   }
   void exchange(const Block& b, MatrixView x, bool training) override;
   void exchange_gradient(const Block& b, MatrixView g) override;
+  const kernels::EdgeBlock& entries(const Block& b) override;
+  std::int64_t entry_count() const override { return layout_.a_hat.nnz(); }
   // Called after each product of a chunk's rows: MPI moves the stage rows a pipeline rank
   // has in flight only inside its calls, so it must be called while the rank computes.
   void set_progress(std::function<void()> progress) { progress_ = std::move(progress); }
@@ -98,6 +102,8 @@ class BlockRows : public BlockGraph {
   std::optional<bool> symmetric_;  // whether Â is its own transpose, once asked
   std::map<LocalId, std::unique_ptr<kernels::SparseMatrix>> slices_;  // by first row
   std::optional<Split> split_;  // every row at once, with a halo
+  bool keeps_entries_;
+  std::map<int, BlockEntries> entries_;  // by chunk (-1: every row)
   kernels::Buffer scratch_;
 };
 

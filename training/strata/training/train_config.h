@@ -29,9 +29,12 @@ struct TrainConfig {
   float weight_decay = 5e-4f;
   float dropout = 0.5f;
   std::uint64_t seed = 0;
-  float alpha = 0.1f;      // gcnii initial residual
-  float lambda = 0.5f;     // gcnii identity mapping strength
-  bool learn_eps = false;  // gin: eps a parameter (from 0), else 0
+  float alpha = 0.1f;              // gcnii initial residual
+  float lambda = 0.5f;             // gcnii identity mapping strength
+  bool learn_eps = false;          // gin: eps a parameter (from 0), else 0
+  int heads = 1;                   // gat: heads of the hidden layers (concatenated)
+  int output_heads = 1;            // gat: heads of the output layer (averaged)
+  float attention_dropout = 0.0f;  // gat: dropout of the attention weights
   // Start from these parameter values (the model's parameter order, as
   // TrainResult::weights gives them) instead of the seeded initialization. Empty: seeded.
   std::vector<std::vector<float>> initial_weights;
