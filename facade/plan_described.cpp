@@ -6,6 +6,7 @@
 #include "plan_graph.h"
 #include "strata/core/error.h"
 #include "strata/plan/comm_model.h"
+#include "strata/training/training_common.h"
 
 namespace strata {
 namespace {
@@ -73,8 +74,7 @@ class DescribedPlanGraph final : public PlanGraph {
 // gradient, Adam's two moments).
 std::int64_t DescribedPlanGraph::memory_per_rank(const TrainConfig& t, const PipelineOptions& o,
                                                  int stages, int parts, DType gradients) {
-  ModelConfig m;
-  m.kind = t.model, m.num_layers = t.layers, m.hidden = t.hidden;
+  ModelConfig m = model_config_for(0, 0, t);  // shape() sets the features and classes
   const ModelShape s = shape(m);
   const StageBounds bounds = split_layers_by_cost(s.costs, stages);
   const PartLoad p = loads(parts).front();

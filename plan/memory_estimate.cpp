@@ -42,11 +42,19 @@ std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig
 // symmetric, and Â[:, halo] (halo_entries of the entries) with its transpose. Otherwise
 // the whole matrix (evaluation) is the layout's own, and with one chunk its transpose is
 // too where Â is symmetric; with several chunks, each chunk's rows and their transpose
-// over the columns they touch (at most all its entries and at most all columns).
+// over the columns they touch (at most all its entries and at most all columns). A model
+// that reads the entries one by one (attention) keeps Â whole, unsplit, and per block
+// (every row, and each chunk) its entries by column (BlockEntries).
 std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, int chunks,
-                          bool symmetric, std::int64_t halo_entries = -1) {
+                          bool symmetric, std::int64_t halo_entries, bool per_entry) {
   const std::int64_t a_hat = csr_bytes(rows, nnz, true);
   const std::int64_t ids_and_labels = cols * (8 + 8) + rows * (4 + 3);
+  if (per_entry) {
+    const std::int64_t blocks = chunks == 1 ? 1 : 2;
+    const std::int64_t by_column = nnz * (kOffset + kIndex) + rows * kOffset +
+                                   std::min(cols * std::int64_t{chunks}, nnz) * (kIndex + kOffset);
+    return a_hat + blocks * by_column + ids_and_labels;
+  }
   if (chunks == 1 && halo_entries >= 0) {
     const std::int64_t inner = csr_bytes(rows, nnz - halo_entries, true);
     const std::int64_t outer = csr_bytes(rows, halo_entries, true);
@@ -60,6 +68,10 @@ std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz
     copies += a_hat + nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);
   }
   return a_hat + copies + ids_and_labels;
+}
+
+bool reads_entries(const ModelConfig& model) {
+  return model_type(model.kind).reads_entries();
 }
 
 // Whether the model's propagation matrix holds a self-loop in every row.
@@ -151,7 +163,7 @@ MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& 
   MemoryEstimate e;
   e.dataset = dataset_bytes(data);
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
-  e.layout = layout_bytes(n, n, nnz, plan.chunks, symmetric);
+  e.layout = layout_bytes(n, n, nnz, plan.chunks, symmetric, -1, reads_entries(model));
   if (bounds[stage] == 0)  // several chunks: rows in an order of their own
     e.features = first_stage_feature_bytes(data.features, model, n, plan.chunks == 1);
   add_stage(e, model, bounds, stage, {n, 0, nnz}, plan, false, gradient_type);
@@ -169,8 +181,8 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
-  e.layout =
-      layout_bytes(part.owned, rows, sizes.entries, plan.chunks, symmetric, part.halo_entries);
+  e.layout = layout_bytes(part.owned, rows, sizes.entries, plan.chunks, symmetric,
+                          part.halo_entries, reads_entries(model));
   if (bounds[stage] == 0)  // the part's rows, a subset
     e.features = first_stage_feature_bytes(data.features, model, part.owned, false);
   add_stage(e, model, bounds, stage, sizes, plan, true, gradient_type);
@@ -191,7 +203,7 @@ MemoryEstimate estimate_shard_memory(const Csr& adjacency, const FeatureMatrix& 
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
   e.layout = layout_bytes(part.owned, part.owned + part.halo, sizes.entries, 1, self_loops(model),
-                          part.halo_entries);
+                          part.halo_entries, reads_entries(model));
   e.features = first_stage_feature_bytes(features, model, features.rows(), interior_first);
   plan.chunks = 1;
   add_stage(e, model, {0, model.num_layers}, 0, sizes, plan, true, gradient_type);

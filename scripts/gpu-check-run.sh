@@ -11,7 +11,7 @@
 # 2. Without an NVIDIA GPU stops there: "no GPU", status 2.
 # 3. With one, runs, each under a time limit and all within STRATA_CHECK_BUDGET_S: the GPU
 #    tests; the strata CLI on a synthetic graph with --device cuda in every mode (local,
-#    graph, pipeline, hybrid) with gcn and gcnii, gcnii also with --compress int8 (NCCL
+#    graph, pipeline, hybrid) with gcn, gcnii and gat, gcnii also with --compress int8 (NCCL
 #    with one rank per GPU where the GPUs allow, else MPI staged through host memory on
 #    shared GPUs); compute-sanitizer memcheck and initcheck on the kernel tests; the GPU
 #    benchmarks.
@@ -246,11 +246,12 @@ gpu_test() {
   return $rc
 }
 
-# Every mode with gcn and gcnii. NCCL needs a GPU per rank; on fewer GPUs the ranks share
-# them and go through MPI (staged through pinned host memory).
+# Every mode with gcn, gcnii and gat (2 heads, attention dropout: the attention kernels).
+# NCCL needs a GPU per rank; on fewer GPUs the ranks share them and go through MPI (staged
+# through pinned host memory).
 run_cli() {
   local model mode ranks comm
-  for model in gcn gcnii; do
+  for model in gcn gcnii gat; do
     for mode in local graph pipeline hybrid; do
       case $mode in
         local) ranks=1 ;;
@@ -261,6 +262,7 @@ run_cli() {
       ((gpus >= ranks && ranks > 1)) && comm=nccl
       local extra=()
       [[ $mode == hybrid ]] && extra=(--parts 2 --stages 2)
+      [[ $model == gat ]] && extra+=(--heads 2 --attention-dropout 0.3)
       step "cli-$mode-$model-$comm-np$ranks" 120 cli "$mode" "$model" "$ranks" "$comm" cuda \
         "${extra[@]}" && tail -1 "$logs/cli-$mode-$model-$comm-np$ranks.log" | sed 's/^/    /' |
         tee -a "$summary"

@@ -13,7 +13,8 @@
 namespace strata::kernels {
 namespace {
 
-// The keep scale of each entry's head: 1 / (1 - p) or 0, from attention_kept.
+// The keep scale of each entry's head, 1 / (1 - p) or 0 (attention_keys.h): an entry's
+// key is hashed once, then one hash per head; nothing is hashed without dropout.
 class EntryMask {
  public:
   explicit EntryMask(const AttentionDropout& d)
@@ -23,9 +24,13 @@ class EntryMask {
         keep_scale_(on_ ? 1.0f / (1.0f - d.p) : 1.0f) {
     STRATA_CHECK(d.p >= 0.0f && d.p < 1.0f, "attention dropout: p = ", d.p);
   }
-  float scale(GlobalId row, GlobalId column, int head) const {
+  std::uint64_t row(GlobalId row) const { return on_ ? attention_row_key(base_, row) : 0; }
+  std::uint64_t entry(std::uint64_t row_key, GlobalId column) const {
+    return on_ ? attention_entry_key(row_key, column) : 0;
+  }
+  float scale(std::uint64_t entry_key, int head) const {
     if (!on_) return 1.0f;
-    return attention_kept(base_, row, column, head, threshold_) ? keep_scale_ : 0.0f;
+    return attention_head_kept(entry_key, head, threshold_) ? keep_scale_ : 0.0f;
   }
 
  private:
@@ -83,11 +88,13 @@ void attention_aggregate(const EdgeBlock& g, int heads, const float* alpha,
   for (std::int64_t r = 0; r < g.rows; ++r) {
     float* dst = out.row(r);
     std::fill(dst, dst + out.cols, 0.0f);
+    const std::uint64_t row_key = mask.row(g.row_ids[r]);
     for (EdgeOffset e = g.offsets[r]; e < g.offsets[r + 1]; ++e) {
       const LocalId c = g.columns[e];
       const float* src = h.row(c);
+      const std::uint64_t key = mask.entry(row_key, g.column_ids[c]);
       for (int k = 0; k < heads; ++k) {
-        const float w = alpha[e * heads + k] * mask.scale(g.row_ids[r], g.column_ids[c], k);
+        const float w = alpha[e * heads + k] * mask.scale(key, k);
         for (std::int64_t f = k * width; f < (k + 1) * width; ++f) dst[f] += w * src[f];
       }
     }
@@ -95,7 +102,8 @@ void attention_aggregate(const EdgeBlock& g, int heads, const float* alpha,
 }
 
 // Per row: d alpha_e = drop'(<grad_out[r], h[c]>) per head, then the softmax's backward
-// d e_e = alpha_e (d alpha_e - Σ alpha d alpha) and LeakyReLU's.
+// d e_e = alpha_e (d alpha_e - Σ alpha d alpha) and LeakyReLU's; each head's sums over the
+// row's entries in entry order.
 void attention_backward(const EdgeBlock& g, int heads, const float* alpha,
                         const AttentionDropout& dropout, ConstMatrixView s_dst,
                         ConstMatrixView s_src, float slope, ConstMatrixView grad_out,
@@ -106,30 +114,37 @@ void attention_backward(const EdgeBlock& g, int heads, const float* alpha,
                g.rows);
   const EntryMask mask(dropout);
   const std::int64_t width = h.cols / heads;
-#pragma omp parallel for schedule(dynamic, 256)
-  for (std::int64_t r = 0; r < g.rows; ++r) {
-    const EdgeOffset begin = g.offsets[r], end = g.offsets[r + 1];
-    const float* dy = grad_out.row(r);
-    for (int k = 0; k < heads; ++k) {
-      float weighted = 0.0f;
+#pragma omp parallel
+  {
+    std::vector<float> weighted(static_cast<std::size_t>(heads));
+#pragma omp for schedule(dynamic, 256)
+    for (std::int64_t r = 0; r < g.rows; ++r) {
+      const EdgeOffset begin = g.offsets[r], end = g.offsets[r + 1];
+      const float* dy = grad_out.row(r);
+      const std::uint64_t row_key = mask.row(g.row_ids[r]);
+      std::fill(weighted.begin(), weighted.end(), 0.0f);
       for (EdgeOffset e = begin; e < end; ++e) {
         const LocalId c = g.columns[e];
         const float* src = h.row(c);
-        float dot = 0.0f;
-        for (std::int64_t f = k * width; f < (k + 1) * width; ++f) dot += dy[f] * src[f];
-        const float d = dot * mask.scale(g.row_ids[r], g.column_ids[c], k);
-        grad_z[e * heads + k] = d;
-        weighted += alpha[e * heads + k] * d;
+        const std::uint64_t key = mask.entry(row_key, g.column_ids[c]);
+        for (int k = 0; k < heads; ++k) {
+          float dot = 0.0f;
+          for (std::int64_t f = k * width; f < (k + 1) * width; ++f) dot += dy[f] * src[f];
+          const float d = dot * mask.scale(key, k);
+          grad_z[e * heads + k] = d;
+          weighted[k] += alpha[e * heads + k] * d;
+        }
       }
-      float sum = 0.0f;
-      for (EdgeOffset e = begin; e < end; ++e) {
-        const float z = s_dst.row(r)[k] + s_src.row(g.columns[e])[k];
-        const float de = alpha[e * heads + k] * (grad_z[e * heads + k] - weighted);
-        const float dz = z > 0.0f ? de : slope * de;
-        grad_z[e * heads + k] = dz;
-        sum += dz;
-      }
-      grad_s_dst.row(r)[k] = sum;
+      float* sums = grad_s_dst.row(r);
+      std::fill(sums, sums + heads, 0.0f);
+      for (EdgeOffset e = begin; e < end; ++e)
+        for (int k = 0; k < heads; ++k) {
+          const float z = s_dst.row(r)[k] + s_src.row(g.columns[e])[k];
+          const float de = alpha[e * heads + k] * (grad_z[e * heads + k] - weighted[k]);
+          const float dz = z > 0.0f ? de : slope * de;
+          grad_z[e * heads + k] = dz;
+          sums[k] += dz;
+        }
     }
   }
 }
@@ -151,8 +166,9 @@ void attention_scatter(const EdgeBlock& g, int heads, const float* alpha,
       const EdgeOffset e = g.by_column[i];
       const LocalId r = g.by_column_rows[i];
       const float* dy = grad_out.row(r);
+      const std::uint64_t key = mask.entry(mask.row(g.row_ids[r]), g.column_ids[c]);
       for (int k = 0; k < heads; ++k) {
-        const float w = alpha[e * heads + k] * mask.scale(g.row_ids[r], g.column_ids[c], k);
+        const float w = alpha[e * heads + k] * mask.scale(key, k);
         for (std::int64_t f = k * width; f < (k + 1) * width; ++f) dh[f] += w * dy[f];
         ds[k] += grad_z[e * heads + k];
       }

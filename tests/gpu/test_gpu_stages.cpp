@@ -58,8 +58,13 @@ std::vector<float> train_stage(const kernels::Backend& b, Communicator& pipe, Mo
   ModelConfig model{static_cast<int>(p.features.cols()), 24, kClasses, kLayers, 0.5f, true, 3};
   model.kind = kind;
   model.learn_eps = kind == ModelKind::kGin;
+  if (kind == ModelKind::kGat) {
+    model.heads = 2;
+    model.output_heads = 2;
+    model.attention_dropout = 0.3f;
+  }
   RowLayout layout = p.layout;
-  BlockRows rows(layout, b, nullptr);
+  BlockRows rows(layout, b, nullptr, true, model_type(kind).reads_entries());
   std::optional<Features> x;
   if (s == 0) x.emplace(b, p.features.view());
   const auto stage =
@@ -118,9 +123,11 @@ std::vector<float> train_stages(bool on_gpu, ModelKind kind, const Problem& p,
 void compare_backends(int chunks, const std::vector<int>& bounds,
                       RowCodec storage = RowCodec::kFloat32) {
   const double bound = storage == RowCodec::kFloat32 ? 1e-4 : 1e-2;
-  for (ModelKind kind : {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage, ModelKind::kGin})
+  for (ModelKind kind :
+       {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage, ModelKind::kGin, ModelKind::kGat})
     for (std::int64_t features : {12, 40}) {  // aggregate-first and transform-first layer 0
-      if (kind == ModelKind::kGcnii && storage != RowCodec::kFloat32) continue;
+      const bool conv = kind != ModelKind::kGcnii && kind != ModelKind::kGat;
+      if (!conv && storage != RowCodec::kFloat32) continue;
       INFO(model_kind_name(kind) << ", " << features << " features");
       const Problem p = make_problem(features, chunks);
       const std::vector<float> gpu = train_stages(true, kind, p, bounds, storage);

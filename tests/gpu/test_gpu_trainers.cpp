@@ -85,6 +85,10 @@ TrainConfig small_config(ModelKind model) {
   TrainConfig c;
   c.model = model;
   c.learn_eps = model == ModelKind::kGin;
+  if (model == ModelKind::kGat) {
+    c.heads = 2;
+    c.attention_dropout = 0.3f;
+  }
   c.layers = 4;
   c.hidden = 32;
   c.epochs = 4;
@@ -95,7 +99,8 @@ TrainConfig small_config(ModelKind model) {
 TEST_CASE("local and graph mode train on the CUDA backend as on the CPU backend",
           "[gpu][trainers]") {
   if (test::no_device()) return;
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage, ModelKind::kGin})
+  for (ModelKind model :
+       {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage, ModelKind::kGin, ModelKind::kGat})
     for (bool sparse : {false, true})
       for (int parts : {1, 2}) {
         INFO(model_kind_name(model)
@@ -118,7 +123,8 @@ TEST_CASE("pipeline and hybrid mode train on the CUDA backend as on the CPU back
   const Dataset d = small_dataset(true);
   const PartitionOptions two_parts{.method = PartitionMethod::kMetis, .parts = 2};
   const auto part_of = hybrid_partition(d, two_parts);
-  for (ModelKind model : {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage, ModelKind::kGin}) {
+  for (ModelKind model :
+       {ModelKind::kGcn, ModelKind::kGcnii, ModelKind::kSage, ModelKind::kGin, ModelKind::kGat}) {
     INFO(model_kind_name(model));
     PipelineOptions options;
     options.chunks = 3;

@@ -14,15 +14,27 @@ inline STRATA_HOST_DEVICE std::uint64_t attention_base_key(std::uint64_t seed, s
                   static_cast<std::uint64_t>(layer));
 }
 
-// Whether entry (row, column) keeps head `head`: 24 bits of its hash against
-// ceil(p · 2^24), as the dense dropout tests them (dropout_keys.h).
+// An entry's key from its row's (both global ids): the kernels hash a row once, an entry
+// once, then one hash per head.
+inline STRATA_HOST_DEVICE std::uint64_t attention_row_key(std::uint64_t base, std::int64_t row) {
+  return hash_key(base, static_cast<std::uint64_t>(row));
+}
+inline STRATA_HOST_DEVICE std::uint64_t attention_entry_key(std::uint64_t row_key,
+                                                            std::int64_t column) {
+  return hash_key(row_key, static_cast<std::uint64_t>(column));
+}
+// Whether the entry keeps head `head`: 24 bits of its hash against ceil(p · 2^24), as the
+// dense dropout tests them (dropout_keys.h).
+inline STRATA_HOST_DEVICE bool attention_head_kept(std::uint64_t entry_key, int head,
+                                                   std::uint32_t threshold) {
+  return static_cast<std::uint32_t>(splitmix64(entry_key + static_cast<std::uint64_t>(head)) >>
+                                    40) >= threshold;
+}
 inline STRATA_HOST_DEVICE bool attention_kept(std::uint64_t base, std::int64_t row,
                                               std::int64_t column, int head,
                                               std::uint32_t threshold) {
-  const std::uint64_t entry =
-      hash_key(hash_key(base, static_cast<std::uint64_t>(row)), static_cast<std::uint64_t>(column));
-  return static_cast<std::uint32_t>(splitmix64(entry + static_cast<std::uint64_t>(head)) >> 40) >=
-         threshold;
+  return attention_head_kept(attention_entry_key(attention_row_key(base, row), column), head,
+                             threshold);
 }
 
 }  // namespace strata::kernels
