@@ -241,7 +241,7 @@ def fig_pyg__gcnii_ratio():
 
 def fig_pyg__conv_models():
     rows = []
-    for model, name in (("sage", "GraphSAGE"), ("gin", "GIN")):
+    for model, name in (("sage", "GraphSAGE"), ("gin", "GIN"), ("gat", "GAT (8 heads of 8)")):
         r = pyg(model)
         rows.append([f"2-layer {name}", f"{f(r['strata_epoch_s'], 3)} s", f"{f(r['pyg_epoch_s'], 3)} s",
                      f"**{f(r['pyg_over_strata_time'], 1)}x**",

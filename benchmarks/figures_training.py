@@ -1,7 +1,7 @@
 """The README's accuracy figures: one process (accuracy.csv), the pipeline and hybrid modes
 against it (pipeline_accuracy.csv, pipeline_depth.csv, hybrid_accuracy.csv), what the
 stale-gradient rules cost (stale_grad_cost.csv), GCNII's depth (gcnii_depth.csv) and GraphSAGE
-and GIN beside PyG (model_accuracy.csv).
+GIN and GAT beside PyG (model_accuracy.csv).
 Collected by figures.py, which documents the figure mechanism."""
 import statistics
 
@@ -290,6 +290,7 @@ MODEL_SETTINGS = [  # model, options, the setting's name
     ("sage", "none", "GraphSAGE (mean)"),
     ("gin", "none", "GIN, eps 0"),
     ("gin", "--eps-learnable", "GIN, eps learnt"),
+    ("gat", "none", "GAT, 8 heads of 8"),
 ]
 
 

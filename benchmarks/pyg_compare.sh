@@ -14,8 +14,9 @@
 # raw features, which PyG's message passing takes dense only), STRATA_OMP_WAIT_POLICY (both
 # frameworks' OpenMP; default passive: with other work on the cores, spinning threads made
 # both 4-5x slower on 2 cores), STRATA_COMMIT (for the header), STRATA_PYG_MODELS (default
-# "gcn gcnii sage gin"), STRATA_CONV_EPOCHS (GraphSAGE's and GIN's, default 20, quick 3:
-# PyG takes about 9 s an epoch for them on 2 cores, aggregating the 8,415 raw features).
+# "gcn gcnii sage gin gat"), STRATA_CONV_EPOCHS (GraphSAGE's, GIN's and GAT's, default 20,
+# quick 3: PyG takes about 9 s an epoch for the first two on 2 cores, aggregating the 8,415
+# raw features).
 # Skips (exit 0) with a message when the dataset is missing or PyPI is unreachable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,11 +37,16 @@ else
   epochs_conv=${STRATA_CONV_EPOCHS:-20}
 fi
 # PyG's faster adjacency layout for each model (measured on 2 cores, see train.py --help).
-declare -A layers=([gcn]=2 [gcnii]=16 [sage]=2 [gin]=2) \
-  epochs=([gcn]=$epochs_gcn [gcnii]=$epochs_gcnii [sage]=$epochs_conv [gin]=$epochs_conv) \
-  adjacency=([gcn]=edge_index [gcnii]=csr [sage]=csr [gin]=csr) \
-  pyg_features=([gcn]=$features [gcnii]=$features [sage]=dense [gin]=dense)
-common=(--dataset "$data" --binarize --row-normalize 0 --hidden 64 --dropout 0.5 --lr 0.01
+# GAT: 8 heads of 8 (64 columns, as the others' hidden 64), attention dropout 0.5; PyG's
+# GATConv reads edge_index (its message passing keeps a value per edge and head).
+declare -A layers=([gcn]=2 [gcnii]=16 [sage]=2 [gin]=2 [gat]=2) \
+  epochs=([gcn]=$epochs_gcn [gcnii]=$epochs_gcnii [sage]=$epochs_conv [gin]=$epochs_conv
+    [gat]=$epochs_conv) \
+  adjacency=([gcn]=edge_index [gcnii]=csr [sage]=csr [gin]=csr [gat]=edge_index) \
+  pyg_features=([gcn]=$features [gcnii]=$features [sage]=dense [gin]=dense [gat]=dense) \
+  model_options=([gcn]="--hidden 64" [gcnii]="--hidden 64" [sage]="--hidden 64"
+    [gin]="--hidden 64" [gat]="--hidden 8 --heads 8 --attention-dropout 0.5")
+common=(--dataset "$data" --binarize --row-normalize 0 --dropout 0.5 --lr 0.01
   --weight-decay 5e-4 --seed 0)
 log() { echo "[$(date -u +%T)] $*" >&2; }
 
@@ -88,20 +94,22 @@ import_mb=$(peak_mb "$raw/pyg_import.time")
 versions=$(cat "$raw/pyg_import.out")
 csv=$results/pyg_compare.csv
 {
-  echo "# coauthor_physics, --binarize --row-normalize 0, hidden 64, dropout 0.5, Adam lr 0.01, weight decay 5e-4; $threads threads, OMP_WAIT_POLICY $OMP_WAIT_POLICY; PyG features $features"
+  echo "# coauthor_physics, --binarize --row-normalize 0, hidden 64 (gat: 8 heads of 8), dropout 0.5, Adam lr 0.01, weight decay 5e-4; $threads threads, OMP_WAIT_POLICY $OMP_WAIT_POLICY; PyG features $features"
   echo "# machine: $(machine_line); commit ${STRATA_COMMIT:-$(git rev-parse --short HEAD)}; $(date -u +%F); $versions"
   echo "# epoch time = median over epochs of training forward + backward + Adam step (no evaluation); test accuracy at the best validation epoch; peak = max resident set size of the whole process; pyg_import_mb = peak of a process that only imports torch and torch_geometric"
   echo "model,layers,threads,epochs,pyg_adjacency,pyg_features,strata_epoch_s,pyg_epoch_s,pyg_over_strata_time,strata_peak_mb,pyg_peak_mb,pyg_over_strata_mem,pyg_import_mb,strata_test_acc,pyg_test_acc"
 } >"$csv"
-for model in ${STRATA_PYG_MODELS:-gcn gcnii sage gin}; do
+for model in ${STRATA_PYG_MODELS:-gcn gcnii sage gin gat}; do
   l=${layers[$model]} e=${epochs[$model]}
+  read -ra options <<<"${model_options[$model]}"
   log "$model ($l layers, $e epochs): Strata"
   OPENBLAS_NUM_THREADS=$threads timed "strata_$model" "$strata" train \
-    --mode local --model "$model" --layers "$l" --epochs "$e" "${common[@]}" \
+    --mode local --model "$model" --layers "$l" --epochs "$e" "${common[@]}" "${options[@]}" \
     --metrics "$raw/strata_$model.jsonl"
   log "$model: PyG"
   timed "pyg_$model" "$py" benchmarks/pyg/train.py --model "$model" \
-    --layers "$l" --epochs "$e" "${common[@]}" --threads "$threads" --features "${pyg_features[$model]}" \
+    --layers "$l" --epochs "$e" "${common[@]}" "${options[@]}" --threads "$threads" \
+    --features "${pyg_features[$model]}" \
     --adjacency "${adjacency[$model]}" --verbose
   read -r s_time s_acc < <(strata_summary "$raw/strata_$model.jsonl")
   p_time=$(pyg_field "$raw/pyg_$model.out" median_epoch_s)
