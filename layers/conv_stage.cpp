@@ -25,7 +25,7 @@ ConvStage::KeptZ ConvStage::kept_z(const ModelConfig& model, int l, const StageR
 }
 
 ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form)
-    : Stage(setup, first, last), first_(first), last_(last), form_(form) {
+    : RowStage(setup, first, last), first_(first), last_(last), form_(form) {
   STRATA_CHECK(!(form.root_weight && form.mlp), "a conv has a root weight or an MLP, not both");
   const std::int64_t n = graph_.rows();
   const std::size_t per_layer = tensors_per_layer(model_, form);
@@ -35,11 +35,6 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form
     root_ = tensor(n, model_.width(1));
     root_grad_ = tensor(n, model_.width(1));
   }
-  if (first > 0) {
-    input_raw_ = tensor(n, model_.width(first));
-    input_grad_ = tensor(n, model_.width(first));
-  }
-  output_grad_ = tensor(n, model_.width(last));
 }
 
 // Layer l's buffers. One block per pass (shares_memory): every forward ends before its

@@ -14,8 +14,8 @@
 #include <optional>
 #include <vector>
 
+#include "row_stage.h"
 #include "strata/layers/model.h"
-#include "strata/layers/stage.h"
 
 namespace strata {
 
@@ -25,7 +25,7 @@ struct ConvForm {
   bool mlp = false;          // GIN: eps on the own row (when learnt), then ReLU, W2, b2
 };
 
-class ConvStage : public Stage {
+class ConvStage : public RowStage {
  public:
   ConvStage(const StageSetup& setup, int first, int last, ConvForm form);
 
@@ -52,12 +52,9 @@ class ConvStage : public Stage {
   static constexpr LocalId kSliceRows = 4096;
 
   void begin_epoch(std::int64_t epoch, bool training) override;
-  MatrixView input_rows(const Block& b) override { return rows(input_raw_, b); }
   void forward(const Block& b) override;
   ConstMatrixView output_rows(const Block& b) const override { return rows(layers_.back().y, b); }
-  MatrixView output_grad_rows(const Block& b) override { return rows(output_grad_, b); }
   void backward(const Block& b) override;
-  ConstMatrixView input_grad_rows(const Block& b) const override { return rows(input_grad_, b); }
   void end_backward() override;
 
   std::vector<kernels::Tensor*> history_buffers() override;
@@ -135,9 +132,6 @@ class ConvStage : public Stage {
   int first_, last_;
   ConvForm form_;
   std::vector<Layer> layers_;
-  kernels::Tensor input_raw_;         // stage > 0: received rows before dropout
-  kernels::Tensor output_grad_;       // d loss / d Y of the last layer
-  kernels::Tensor input_grad_;        // stage > 0: d loss / d the received rows
   kernels::Tensor root_, root_grad_;  // layer 0 with a root weight: X W_root, d loss / d it
 };
 

@@ -20,16 +20,10 @@ int GatStage::exchanged_width(const ModelConfig& model, int l) {
 }
 
 GatStage::GatStage(const StageSetup& setup, int first, int last)
-    : Stage(setup, first, last), first_(first), last_(last) {
+    : RowStage(setup, first, last), first_(first), last_(last) {
   const std::size_t per_layer = model_.bias ? 4 : 3;
   for (int l = first; l < last; ++l)
     layers_.push_back(make_layer(l, static_cast<std::size_t>(l - first) * per_layer));
-  const std::int64_t n = graph_.rows();
-  if (first > 0) {
-    input_raw_ = tensor(n, model_.width(first));
-    input_grad_ = tensor(n, model_.width(first));
-  }
-  output_grad_ = tensor(n, model_.width(last));
 }
 
 GatStage::Layer GatStage::make_layer(int l, std::size_t first_tensor) {

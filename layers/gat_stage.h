@@ -14,11 +14,11 @@
 #pragma once
 #include <vector>
 
-#include "strata/layers/stage.h"
+#include "row_stage.h"
 
 namespace strata {
 
-class GatStage : public Stage {
+class GatStage : public RowStage {
  public:
   GatStage(const StageSetup& setup, int first, int last);
 
@@ -30,12 +30,9 @@ class GatStage : public Stage {
   static int exchanged_width(const ModelConfig& model, int l);
 
   void begin_epoch(std::int64_t epoch, bool training) override;
-  MatrixView input_rows(const Block& b) override { return rows(input_raw_, b); }
   void forward(const Block& b) override;
   ConstMatrixView output_rows(const Block& b) const override { return rows(layers_.back().y, b); }
-  MatrixView output_grad_rows(const Block& b) override { return rows(output_grad_, b); }
   void backward(const Block& b) override;
-  ConstMatrixView input_grad_rows(const Block& b) const override { return rows(input_grad_, b); }
   void end_backward() override;
 
   std::vector<kernels::Tensor*> history_buffers() override;
@@ -83,9 +80,6 @@ class GatStage : public Stage {
 
   int first_, last_;
   std::vector<Layer> layers_;
-  kernels::Tensor input_raw_;    // stage > 0: received rows before dropout
-  kernels::Tensor output_grad_;  // d loss / d Y of the last layer
-  kernels::Tensor input_grad_;   // stage > 0: d loss / d the received rows
 };
 
 }  // namespace strata
