@@ -83,6 +83,8 @@ void GatStage::begin_epoch(std::int64_t epoch, bool training) {
 }
 
 // P of layer 0 for every row at once: the features are static, so nothing is historical.
+// X W goes through contiguous scratch: the features' products take no strided rows (the
+// CUDA backend's SpMM plans refuse them), and P's rows are K F + K wide.
 void GatStage::prepare_first_layer() {
   Layer& layer = layers_.front();
   const Block every = graph_.every_row();
@@ -200,7 +202,8 @@ MatrixView GatStage::own_rows_gradient(Layer& layer, const Block& b, MatrixView 
   return grad_h;
 }
 
-// Layer 0's gradients once every block has scattered: d W0 = X_droppedᵀ d H0.
+// Layer 0's gradients once every block has scattered: d W0 = X_droppedᵀ d H0, d H0 made
+// contiguous first (as in prepare_first_layer).
 void GatStage::end_backward() {
   if (first_ != 0) return;
   Layer& layer = layers_.front();

@@ -16,9 +16,17 @@ __device__ float leaky(float z, float slope) {
   return z > 0.0f ? z : slope * z;
 }
 
-__device__ float keep(const DropArrays& d, std::int64_t row, std::int64_t column, int head) {
+// The mask as the CPU draws it (attention_keys.h): a row's key, an entry's, then a bit per
+// head; nothing is hashed without dropout.
+__device__ std::uint64_t row_key(const DropArrays& d, std::int64_t row) {
+  return d.keep_scale == 0.0f ? 0 : attention_row_key(d.base, row);
+}
+__device__ std::uint64_t entry_key(const DropArrays& d, std::uint64_t row, std::int64_t column) {
+  return d.keep_scale == 0.0f ? 0 : attention_entry_key(row, column);
+}
+__device__ float keep(const DropArrays& d, std::uint64_t entry, int head) {
   if (d.keep_scale == 0.0f) return 1.0f;
-  return attention_kept(d.base, row, column, head, d.threshold) ? d.keep_scale : 0.0f;
+  return attention_head_kept(entry, head, d.threshold) ? d.keep_scale : 0.0f;
 }
 
 #define GRID_STRIDE(i, n)                                                             \
@@ -55,10 +63,11 @@ __global__ void aggregate_kernel(EdgeArrays g, int heads, std::int64_t width, co
   GRID_STRIDE(i, g.rows * cols) {
     const std::int64_t r = i / cols, f = i % cols;
     const int k = static_cast<int>(f / width);
+    const std::uint64_t row = row_key(drop, g.row_ids[r]);
     float sum = 0.0f;
     for (std::int64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e) {
       const std::int32_t c = g.columns[e];
-      const float w = alpha[e * heads + k] * keep(drop, g.row_ids[r], g.column_ids[c], k);
+      const float w = alpha[e * heads + k] * keep(drop, entry_key(drop, row, g.column_ids[c]), k);
       sum += w * h.data[c * h.stride + f];
     }
     out.data[r * out.stride + f] = sum;
@@ -73,13 +82,14 @@ __global__ void backward_kernel(EdgeArrays g, int heads, std::int64_t width, con
     const int k = static_cast<int>(i % heads);
     const std::int64_t begin = g.offsets[r], end = g.offsets[r + 1];
     const float* dy = grad_out.data + r * grad_out.stride;
+    const std::uint64_t row = row_key(drop, g.row_ids[r]);
     float weighted = 0.0f;
     for (std::int64_t e = begin; e < end; ++e) {
       const std::int32_t c = g.columns[e];
       const float* src = h.data + c * h.stride;
       float dot = 0.0f;
       for (std::int64_t f = k * width; f < (k + 1) * width; ++f) dot += dy[f] * src[f];
-      const float d = dot * keep(drop, g.row_ids[r], g.column_ids[c], k);
+      const float d = dot * keep(drop, entry_key(drop, row, g.column_ids[c]), k);
       grad_z[e * heads + k] = d;
       weighted += alpha[e * heads + k] * d;
     }
@@ -113,7 +123,8 @@ __global__ void scatter_kernel(EdgeArrays g, int heads, std::int64_t width, cons
       if (score) {
         sum += grad_z[e * heads + k];
       } else {
-        const float w = alpha[e * heads + k] * keep(drop, g.row_ids[r], g.column_ids[c], k);
+        const std::uint64_t entry = entry_key(drop, row_key(drop, g.row_ids[r]), g.column_ids[c]);
+        const float w = alpha[e * heads + k] * keep(drop, entry, k);
         sum += w * grad_out.data[r * grad_out.stride + f];
       }
     }
