@@ -38,9 +38,8 @@ void validate_train_config(const TrainConfig& c) {
   STRATA_REQUIRE(c.storage == RowCodec::kFloat32 || conv,
                  "--storage bf16 is for models gcn, sage and gin, not ", model_kind_name(c.model));
   STRATA_REQUIRE(c.heads >= 1 && c.output_heads >= 1,
-                 "--heads and --output-heads must be at "
-                 "least 1, got ",
-                 c.heads, " and ", c.output_heads);
+                 "--heads and --output-heads must be at least 1, got ", c.heads, " and ",
+                 c.output_heads);
   STRATA_REQUIRE(c.attention_dropout >= 0.0f && c.attention_dropout < 1.0f,
                  "--attention-dropout must be in [0, 1), got ", c.attention_dropout);
   STRATA_REQUIRE(c.model == ModelKind::kGat ||
