@@ -232,6 +232,17 @@ class ProfilingBackend : public Backend {
                std::int64_t epoch, std::int32_t layer) const override {
     record_("dropout", streamed(x, 2), [&] { inner_.dropout(x, row_ids, p, seed, epoch, layer); });
   }
+  void mix(float alpha, ConstMatrixView x, float beta, MatrixView y) const override {
+    record_("mix", streamed(x, 3), [&] { inner_.mix(alpha, x, beta, y); });
+  }
+  void axpy_scale(float alpha, MatrixView x, MatrixView y, float beta) const override {
+    record_("axpy_scale", streamed(x, 4), [&] { inner_.axpy_scale(alpha, x, y, beta); });
+  }
+  void dropout_copy(ConstMatrixView x, MatrixView y, const GlobalId* row_ids, float p,
+                    std::uint64_t seed, std::int64_t epoch, std::int32_t layer) const override {
+    record_("dropout_copy", streamed(x, 2),
+            [&] { inner_.dropout_copy(x, y, row_ids, p, seed, epoch, layer); });
+  }
   double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                 const std::uint8_t* mask, double normalizer,
                                 MatrixView grad) const override {

@@ -135,8 +135,7 @@ void ConvStage::prepare_first_layer() {
 void ConvStage::forward(const Block& b) {
   if (first_ > 0) {
     const MatrixView p = input_of(layers_.front(), b);
-    backend_.copy(rows(input_raw_, b), p);
-    drop(p, b, first_);
+    copy_dropped(rows(input_raw_, b), p, b, first_);
   }
   for (std::size_t j = 0; j < layers_.size(); ++j) {
     forward_layer(layers_[j], b);
@@ -145,8 +144,7 @@ void ConvStage::forward(const Block& b) {
       // ReLU's backward then reads the dropped Y, whose zeros are Y's or dropout's: either
       // way the gradient there is zero, as it is from Y.
       const MatrixView next = input_of(layers_[j + 1], b);
-      if (next.data != rows(layers_[j].y, b).data) backend_.copy(rows(layers_[j].y, b), next);
-      drop(next, b, layers_[j + 1].index);
+      copy_dropped(rows(layers_[j].y, b), next, b, layers_[j + 1].index);
     }
   }
 }

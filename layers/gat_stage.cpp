@@ -110,8 +110,7 @@ void GatStage::forward(const Block& b) {
 // P[b] = [x W | s_src] from b's dropped input rows x, then its exchange.
 void GatStage::forward_layer(Layer& layer, const Block& b, ConstMatrixView input) {
   const MatrixView x = rows(layer.x, b);
-  backend_.copy(input, x);
-  drop(x, b, layer.index);
+  copy_dropped(input, x, b, layer.index);
   const MatrixView p = rows(layer.p, b);
   const MatrixView h = columns(p, 0, layer.h_cols());
   backend_.gemm(false, false, 1.0f, x, parameters_.value(layer.weight), 0.0f, h);

@@ -89,8 +89,7 @@ void GcniiStage::prepare_input() {
   backend_.relu_forward(h0_.view(), h0_.view());
   Conv& conv1 = convs_.front();
   const MatrixView p = rows(conv1.p, every);
-  backend_.copy(h0_.view(), p);
-  drop(p, every, conv1.layer);
+  copy_dropped(h0_.view(), p, every, conv1.layer);
   graph_.exchange(every, conv1.p.view(), training_);
 }
 
@@ -127,8 +126,7 @@ void GcniiStage::forward(const Block& b) {
 void GcniiStage::forward_conv(Conv& conv, const Block& b, ConstMatrixView h) {
   if (h.data != nullptr) {
     const MatrixView p = rows(conv.p, b);
-    backend_.copy(h, p);
-    drop(p, b, conv.layer);
+    copy_dropped(h, p, b, conv.layer);
     graph_.exchange(b, conv.p.view(), training_);
   }
   for (const Block& piece : graph_.pieces(b)) aggregate_conv(conv, piece);
@@ -138,16 +136,14 @@ void GcniiStage::aggregate_conv(Conv& conv, const Block& b) {
   const MatrixView s = rows(conv.s, b), y = rows(conv.y, b);
   graph_.aggregate(b, conv.p.view(), s);
   const float alpha = model_.alpha;
-  backend_.scale(s, 1.0f - alpha);
-  backend_.axpy(alpha, rows(h0_, b), s);
+  backend_.mix(alpha, rows(h0_, b), 1.0f - alpha, s);
   backend_.gemm(false, false, 1.0f, s, conv.mapped.view(), 0.0f, y);
   backend_.relu_forward(y, y);
 }
 
 void GcniiStage::forward_output(const Block& b, ConstMatrixView h) {
   const MatrixView q = rows(q_, b);
-  backend_.copy(h, q);
-  drop(q, b, model_.num_layers + 1);
+  copy_dropped(h, q, b, model_.num_layers + 1);
   linear(*output_, q, rows(logits_, b));
 }
 
@@ -202,8 +198,7 @@ void GcniiStage::backward_conv(const Conv& conv, const Block& b, MatrixView grad
                                MatrixView grad_h0, MatrixView grad_z) {
   backend_.relu_backward(rows(conv.y, b), grad_h, grad_h);
   backend_.gemm(false, true, 1.0f, grad_h, conv.mapped.view(), 0.0f, grad_z);  // ds
-  backend_.axpy(model_.alpha, grad_z, grad_h0);
-  backend_.scale(grad_z, 1.0f - model_.alpha);
+  backend_.axpy_scale(model_.alpha, grad_z, grad_h0, 1.0f - model_.alpha);
   backend_.gemm_tn_accumulate(conv.beta, rows(conv.s, b), grad_h, parameters_.sum(conv.weight));
 }
 

@@ -38,6 +38,13 @@ void Stage::drop(MatrixView m, const Block& b, int layer) const {
   if (dropping()) backend_.dropout(m, graph_.ids(b), model_.dropout, model_.seed, epoch_, layer);
 }
 
+void Stage::copy_dropped(ConstMatrixView src, MatrixView dst, const Block& b, int layer) const {
+  if (dropping())
+    backend_.dropout_copy(src, dst, graph_.ids(b), model_.dropout, model_.seed, epoch_, layer);
+  else if (src.data != dst.data)
+    backend_.copy(src, dst);
+}
+
 // Halo rows too: their owners drop them with the same (seed, epoch, layer, vertex) mask.
 void Stage::drop_history(kernels::Tensor& p, int layer) const {
   const Block every_column{0, graph_.columns(), -1};

@@ -169,6 +169,16 @@ class CpuBackend : public Backend {
                std::int64_t epoch, std::int32_t layer) const override {
     kernels::dropout(x, span_of(row_ids, x.rows), p, seed, epoch, layer);
   }
+  void mix(float alpha, ConstMatrixView x, float beta, MatrixView y) const override {
+    kernels::mix(alpha, x, beta, y);
+  }
+  void axpy_scale(float alpha, MatrixView x, MatrixView y, float beta) const override {
+    kernels::axpy_scale(alpha, x, y, beta);
+  }
+  void dropout_copy(ConstMatrixView x, MatrixView y, const GlobalId* row_ids, float p,
+                    std::uint64_t seed, std::int64_t epoch, std::int32_t layer) const override {
+    kernels::dropout_copy(x, y, span_of(row_ids, x.rows), p, seed, epoch, layer);
+  }
   double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                 const std::uint8_t* mask, double normalizer,
                                 MatrixView grad) const override {

@@ -3,6 +3,7 @@
 // float's resolution, so once cast back to float the gradients (and hence the training
 // run) almost always agree bit for bit whatever the partition.
 #include <cblas.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <vector>
@@ -35,23 +36,46 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void accumulate_row
   }
 }
 
+// c += alpha aᵀ b over rows [begin, end), a block of rows at a time converted to double.
+void gemm_tn_rows(ConstMatrixView a, ConstMatrixView b, std::int64_t begin, std::int64_t end,
+                  double* c, double alpha) {
+  std::vector<double> da, db;
+  for (; begin < end; begin += kBlockRows) {
+    const std::int64_t stop = std::min(end, begin + kBlockRows);
+    to_double(a, begin, stop, da);
+    to_double(b, begin, stop, db);
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<blasint>(a.cols),
+                static_cast<blasint>(b.cols), static_cast<blasint>(stop - begin), alpha, da.data(),
+                static_cast<blasint>(a.cols), db.data(), static_cast<blasint>(b.cols), 1.0, c,
+                static_cast<blasint>(b.cols));
+  }
+}
+
 }  // namespace
 
+// Each thread sums a contiguous range of blocks into its own partial (a dgemm inside the
+// parallel region runs on its caller's thread), the partials are added in thread order:
+// the same thread count gives the same bits. One block's dgemm of 64 x 64 outputs is too
+// small for OpenBLAS to split well, and the conversions ran on one thread.
 void gemm_tn_accumulate(ConstMatrixView a, ConstMatrixView b, std::span<double> c, double alpha) {
   STRATA_CHECK(a.rows == b.rows, "gemm_tn_accumulate: ", a.rows, " vs ", b.rows, " rows");
   STRATA_CHECK(static_cast<std::int64_t>(c.size()) == a.cols * b.cols,
                "gemm_tn_accumulate: out has ", c.size(), " entries for ", a.cols, "x", b.cols);
   if (a.cols == 0 || b.cols == 0) return;
-  std::vector<double> da, db;
-  for (std::int64_t begin = 0; begin < a.rows; begin += kBlockRows) {
-    const std::int64_t end = std::min(a.rows, begin + kBlockRows);
-    to_double(a, begin, end, da);
-    to_double(b, begin, end, db);
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<blasint>(a.cols),
-                static_cast<blasint>(b.cols), static_cast<blasint>(end - begin), alpha, da.data(),
-                static_cast<blasint>(a.cols), db.data(), static_cast<blasint>(b.cols), 1.0,
-                c.data(), static_cast<blasint>(b.cols));
+  const std::int64_t blocks = (a.rows + kBlockRows - 1) / kBlockRows;
+  const int threads = static_cast<int>(std::min<std::int64_t>(omp_get_max_threads(), blocks));
+  if (threads <= 1) return gemm_tn_rows(a, b, 0, a.rows, c.data(), alpha);
+  std::vector<std::vector<double>> partial(static_cast<std::size_t>(threads));
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+    std::vector<double>& mine = partial[static_cast<std::size_t>(t)];
+    mine.assign(c.size(), 0.0);
+    gemm_tn_rows(a, b, std::min(a.rows, blocks * t / threads * kBlockRows),
+                 std::min(a.rows, blocks * (t + 1) / threads * kBlockRows), mine.data(), alpha);
   }
+  for (const std::vector<double>& p : partial)
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] += p[i];
 }
 
 void column_sums_accumulate(ConstMatrixView x, std::span<double> out) {

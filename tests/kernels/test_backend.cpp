@@ -1,5 +1,7 @@
 // The CPU backend's gradient sums (double, see cpu/gradient_sums.cpp) against naive
 // references at awkward sizes, strided inputs included.
+#include <omp.h>
+
 #include <catch2/catch.hpp>
 #include <vector>
 
@@ -42,6 +44,31 @@ TEST_CASE("CPU backend: gemm_tn_accumulate adds alpha aᵀ b", "[kernels][backen
             REQUIRE(got[static_cast<std::size_t>(i * b_cols + j)] == Approx(want).margin(1e-12));
           }
       }
+}
+
+// Past two blocks of rows the sums split across threads, a range of blocks each: every
+// thread count, blocks split unevenly included, gives the same sums up to double rounding.
+TEST_CASE("CPU backend: gemm_tn_accumulate over many blocks and threads", "[kernels][backend]") {
+  const auto cpu = kernels::make_cpu_backend();
+  const int threads_before = omp_get_max_threads();
+  for (std::int64_t rows : {4097, 9001})
+    for (int threads : {1, 2, 3}) {
+      INFO(rows << " rows, " << threads << " threads");
+      omp_set_num_threads(threads);
+      std::vector<float> a_store, b_store;
+      const MatrixView a = random_view(a_store, rows, 9, 3, 1);
+      const MatrixView b = random_view(b_store, rows, 4, 0, 2);
+      std::vector<double> got;
+      cpu->gemm_tn_accumulate(-1.5f, a, b, sums_of(got, 9, 4));
+      for (std::int64_t i = 0; i < 9; ++i)
+        for (std::int64_t j = 0; j < 4; ++j) {
+          double want = 0.25;
+          for (std::int64_t r = 0; r < rows; ++r)
+            want += -1.5 * double{a.at(r, i)} * double{b.at(r, j)};
+          REQUIRE(got[static_cast<std::size_t>(i * 4 + j)] == Approx(want).margin(1e-10));
+        }
+    }
+  omp_set_num_threads(threads_before);
 }
 
 TEST_CASE("CPU backend: column_sums_accumulate and cast_gradients", "[kernels][backend]") {

@@ -44,6 +44,38 @@ TEST_CASE("relu, bias, column sums on strided views", "[kernels][elementwise]") 
   }
 }
 
+// The fused passes against the calls they replace, bit for bit, on strided views (the
+// padding between rows stays untouched: its storage must equal the reference's).
+TEST_CASE("mix, axpy_scale and dropout_copy equal the calls they fuse", "[kernels][elementwise]") {
+  for (const std::int64_t n : {0, 1, 31, 257})
+    for (const std::int64_t cols : {1, 33, 64, 130}) {
+      INFO(n << " x " << cols);
+      std::vector<float> xs, ys, xs2, ys2;
+      const MatrixView x = test::random_view(xs, n, cols, 3, 1),
+                       y = test::random_view(ys, n, cols, 2, 2);
+      const MatrixView x2 = test::random_view(xs2, n, cols, 3, 1),
+                       y2 = test::random_view(ys2, n, cols, 2, 2);
+      kernels::mix(0.1f, x, 0.9f, y);
+      kernels::scale(y2, 0.9f);
+      kernels::axpy(0.1f, x2, y2);
+      REQUIRE(ys == ys2);
+      kernels::axpy_scale(0.3f, x, y, 0.7f);
+      kernels::axpy(0.3f, x2, y2);
+      kernels::scale(x2, 0.7f);
+      REQUIRE(xs == xs2);
+      REQUIRE(ys == ys2);
+      std::vector<GlobalId> ids(static_cast<std::size_t>(n));
+      for (std::int64_t r = 0; r < n; ++r) ids[static_cast<std::size_t>(r)] = 7 * r + 2;
+      for (const float p : {0.0f, 0.5f}) {
+        kernels::dropout_copy(x, y, ids, p, 5, 1, 3);
+        kernels::copy(x2, y2);
+        kernels::dropout(y2, ids, p, 5, 1, 3);
+        REQUIRE(ys == ys2);
+        REQUIRE(xs == xs2);  // the source is left as it was
+      }
+    }
+}
+
 TEST_CASE("dropout is keyed by global id and reproducible", "[kernels][dropout]") {
   Matrix full(10, 8, 1.0f);
   std::vector<GlobalId> ids(10);
@@ -73,7 +105,7 @@ float reference_dropout(float x, float p, std::uint64_t row_key, std::int64_t c)
 
 TEST_CASE("dense and sparse dropout match the documented mask bit for bit", "[kernels][dropout]") {
   for (const float p : {0.1f, 0.5f, 1.0f / 3.0f, 0.9f, 0.999f})
-    for (const std::int64_t cols : {1, 7, 33}) {
+    for (const std::int64_t cols : {1, 7, 33, 64, 65, 130}) {
       std::vector<float> xs;
       const MatrixView x = test::random_view(xs, 101, cols, 3, 5);
       x.at(7, 0) = std::nanf("");  // a dropped NaN becomes 0, a kept one stays NaN

@@ -41,6 +41,11 @@ void column_sums(ConstMatrixView x, std::span<float> out, bool accumulate = fals
 void axpy(float alpha, ConstMatrixView x, MatrixView y);
 // x *= alpha.
 void scale(MatrixView x, float alpha);
+// Two of the above in one pass over the rows, the same bits as the two calls:
+// y = alpha · x + beta · y (scale(y, beta), then axpy(alpha, x, y)), and
+// y += alpha · x then x *= beta (axpy(alpha, x, y), then scale(x, beta)).
+void mix(float alpha, ConstMatrixView x, float beta, MatrixView y);
+void axpy_scale(float alpha, MatrixView x, MatrixView y, float beta);
 // y = x (same shape).
 void copy(ConstMatrixView x, MatrixView y);
 // x = 0.
@@ -52,6 +57,9 @@ void zero(MatrixView x);
 // (that is the backward pass). row_ids holds the global id of each row.
 void dropout(MatrixView x, std::span<const GlobalId> row_ids, float p, std::uint64_t seed,
              std::int64_t epoch, std::int32_t layer);
+// y = dropout(x) in one pass: copy(x, y), then dropout(y, ...), the same bits.
+void dropout_copy(ConstMatrixView x, MatrixView y, std::span<const GlobalId> row_ids, float p,
+                  std::uint64_t seed, std::int64_t epoch, std::int32_t layer);
 
 // dropout() on the stored values of a CSR matrix: values[k] is entry k of a (a.values is
 // not read). Draws exactly dropout()'s mask for (seed, epoch, layer, row_ids[r], column).
