@@ -49,8 +49,7 @@ GcniiStage::GcniiStage(const StageSetup& setup, int first, int last)
 void GcniiStage::map_weights() {
   for (Conv& conv : convs_) {
     backend_.copy(identity_.view(), conv.mapped.view());
-    backend_.scale(conv.mapped.view(), 1.0f - conv.beta);
-    backend_.axpy(conv.beta, parameters_.value(conv.weight), conv.mapped.view());
+    backend_.mix(conv.beta, parameters_.value(conv.weight), 1.0f - conv.beta, conv.mapped.view());
   }
 }
 

@@ -174,6 +174,24 @@ class CudaBackend : public Backend {
                std::int64_t epoch, std::int32_t layer) const override {
     gpu::dropout(context_, device(x), row_ids, p, seed, epoch, layer);
   }
+  void mix(float alpha, ConstMatrixView x, float beta, MatrixView y) const override {
+    STRATA_CHECK(x.rows == y.rows && x.cols == y.cols, "cuda mix: shapes ", x.rows, "x", x.cols,
+                 " vs ", y.rows, "x", y.cols);
+    cuda::launch_mix(alpha, x.data, x.stride, beta, y.data, y.stride, x.rows, x.cols,
+                     context_.stream());
+    STRATA_CUDA_CHECK(cudaGetLastError());
+  }
+  void axpy_scale(float alpha, MatrixView x, MatrixView y, float beta) const override {
+    STRATA_CHECK(x.rows == y.rows && x.cols == y.cols, "cuda axpy_scale: shapes ", x.rows, "x",
+                 x.cols, " vs ", y.rows, "x", y.cols);
+    cuda::launch_axpy_scale(alpha, x.data, x.stride, y.data, y.stride, beta, x.rows, x.cols,
+                            context_.stream());
+    STRATA_CUDA_CHECK(cudaGetLastError());
+  }
+  void dropout_copy(ConstMatrixView x, MatrixView y, const GlobalId* row_ids, float p,
+                    std::uint64_t seed, std::int64_t epoch, std::int32_t layer) const override {
+    gpu::dropout_copy(context_, device(x), device(y), row_ids, p, seed, epoch, layer);
+  }
   double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                 const std::uint8_t* mask, double normalizer,
                                 MatrixView grad) const override {

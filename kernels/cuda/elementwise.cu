@@ -70,15 +70,43 @@ __device__ float dropped(float v, std::int64_t id, std::int64_t c, std::uint64_t
   return bits >= threshold ? v * keep_scale : 0.0f;
 }
 
-__global__ void dropout_kernel(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols,
+// out = in under the mask (in may be out).
+__global__ void dropout_kernel(const float* in, std::int64_t in_stride, float* out,
+                               std::int64_t out_stride, std::int64_t rows, std::int64_t cols,
                                const std::int64_t* row_ids, std::uint64_t base,
                                std::uint32_t threshold, float keep_scale) {
   const std::int64_t n = rows * cols;
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::int64_t{gridDim.x} * blockDim.x) {
     const std::int64_t r = i / cols, c = i % cols;
-    float* v = x + r * stride + c;
-    *v = dropped(*v, row_ids[r], c, base, threshold, keep_scale);
+    out[r * out_stride + c] =
+        dropped(in[r * in_stride + c], row_ids[r], c, base, threshold, keep_scale);
+  }
+}
+
+// scale then axpy (mix), axpy then scale (axpy_scale), each rounding as the two kernels do
+// (this file is compiled with --fmad=false: no fused multiply-adds).
+__global__ void mix_kernel(float alpha, const float* x, std::int64_t x_stride, float beta, float* y,
+                           std::int64_t y_stride, std::int64_t rows, std::int64_t cols) {
+  const std::int64_t n = rows * cols;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int64_t r = i / cols, c = i % cols;
+    float* v = y + r * y_stride + c;
+    *v = *v * beta + alpha * x[r * x_stride + c];
+  }
+}
+
+__global__ void axpy_scale_kernel(float alpha, float* x, std::int64_t x_stride, float* y,
+                                  std::int64_t y_stride, float beta, std::int64_t rows,
+                                  std::int64_t cols) {
+  const std::int64_t n = rows * cols;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int64_t r = i / cols, c = i % cols;
+    const float v = x[r * x_stride + c];
+    y[r * y_stride + c] += alpha * v;
+    x[r * x_stride + c] = v * beta;
   }
 }
 
@@ -174,11 +202,27 @@ void launch_scale(float* x, std::int64_t stride, std::int64_t rows, std::int64_t
                                                                             alpha);
 }
 
-void launch_dropout(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols,
-                    const std::int64_t* row_ids, std::uint64_t base_key, std::uint32_t threshold,
-                    float keep_scale, void* stream) {
+void launch_mix(float alpha, const float* x, std::int64_t x_stride, float beta, float* y,
+                std::int64_t y_stride, std::int64_t rows, std::int64_t cols, void* stream) {
+  if (rows == 0 || cols == 0) return;
+  mix_kernel<<<blocks_for(rows * cols), kThreads, 0, as_stream(stream)>>>(
+      alpha, x, x_stride, beta, y, y_stride, rows, cols);
+}
+
+void launch_axpy_scale(float alpha, float* x, std::int64_t x_stride, float* y,
+                       std::int64_t y_stride, float beta, std::int64_t rows, std::int64_t cols,
+                       void* stream) {
+  if (rows == 0 || cols == 0) return;
+  axpy_scale_kernel<<<blocks_for(rows * cols), kThreads, 0, as_stream(stream)>>>(
+      alpha, x, x_stride, y, y_stride, beta, rows, cols);
+}
+
+void launch_dropout(const float* in, std::int64_t in_stride, float* out, std::int64_t out_stride,
+                    std::int64_t rows, std::int64_t cols, const std::int64_t* row_ids,
+                    std::uint64_t base_key, std::uint32_t threshold, float keep_scale,
+                    void* stream) {
   dropout_kernel<<<blocks_for(rows * cols), kThreads, 0, as_stream(stream)>>>(
-      x, stride, rows, cols, row_ids, base_key, threshold, keep_scale);
+      in, in_stride, out, out_stride, rows, cols, row_ids, base_key, threshold, keep_scale);
 }
 
 void launch_dropout_entries(const float* raw, float* values, const std::int32_t* rows,

@@ -69,11 +69,22 @@ void add_bias_rows(const Context& context, DeviceView y, const float* bias) {
 void dropout(const Context& context, DeviceView x, const GlobalId* row_ids, float p,
              std::uint64_t seed, std::int64_t epoch, std::int32_t layer) {
   STRATA_CHECK(p >= 0.0f && p < 1.0f, "gpu::dropout: p = ", p);
-  if (p == 0.0f || x.rows == 0 || x.cols == 0) return;
+  if (p == 0.0f) return;
+  dropout_copy(context, DeviceConstView(x.data, x.rows, x.cols, x.stride), x, row_ids, p, seed,
+               epoch, layer);
+}
+
+void dropout_copy(const Context& context, DeviceConstView in, DeviceView out,
+                  const GlobalId* row_ids, float p, std::uint64_t seed, std::int64_t epoch,
+                  std::int32_t layer) {
+  check_same_shape(in, out, "gpu::dropout_copy");
+  STRATA_CHECK(p >= 0.0f && p < 1.0f, "gpu::dropout_copy: p = ", p);
+  if (out.rows == 0 || out.cols == 0) return;
   const std::uint64_t base =
       hash_key(seed, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(layer));
-  cuda::launch_dropout(x.data, x.stride, x.rows, x.cols, row_ids, base, drop_threshold(p),
-                       1.0f / (1.0f - p), context.stream());
+  const float keep_scale = p == 0.0f ? 1.0f : 1.0f / (1.0f - p);  // p 0: every bit kept
+  cuda::launch_dropout(in.data, in.stride, out.data, out.stride, out.rows, out.cols, row_ids, base,
+                       drop_threshold(p), keep_scale, context.stream());
   STRATA_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -19,10 +19,18 @@ void launch_axpy(float alpha, const float* x, std::int64_t x_stride, float* y,
                  std::int64_t y_stride, std::int64_t rows, std::int64_t cols, void* stream);
 void launch_scale(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols, float alpha,
                   void* stream);
-// base_key = hash_key(seed, epoch, layer), threshold = ceil(p · 2^24) (dropout_keys.h).
-void launch_dropout(float* x, std::int64_t stride, std::int64_t rows, std::int64_t cols,
-                    const std::int64_t* row_ids, std::uint64_t base_key, std::uint32_t threshold,
-                    float keep_scale, void* stream);
+// y = y · beta + alpha · x, and y += alpha · x then x *= beta (kernels.h's mix, axpy_scale).
+void launch_mix(float alpha, const float* x, std::int64_t x_stride, float beta, float* y,
+                std::int64_t y_stride, std::int64_t rows, std::int64_t cols, void* stream);
+void launch_axpy_scale(float alpha, float* x, std::int64_t x_stride, float* y,
+                       std::int64_t y_stride, float beta, std::int64_t rows, std::int64_t cols,
+                       void* stream);
+// out = in under the mask (in may be out); base_key = hash_key(seed, epoch, layer),
+// threshold = ceil(p · 2^24) (dropout_keys.h).
+void launch_dropout(const float* in, std::int64_t in_stride, float* out, std::int64_t out_stride,
+                    std::int64_t rows, std::int64_t cols, const std::int64_t* row_ids,
+                    std::uint64_t base_key, std::uint32_t threshold, float keep_scale,
+                    void* stream);
 // values[k] = raw[k] under the dropout mask of entry (rows[k], cols[k]), the row keyed
 // by row_ids[rows[k]] (as launch_dropout's).
 void launch_dropout_entries(const float* raw, float* values, const std::int32_t* rows,

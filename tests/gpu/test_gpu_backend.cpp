@@ -55,6 +55,40 @@ TEST_CASE("the CUDA backend's gather, scatter, column sums, axpy and scale equal
     }
 }
 
+// The fused passes (mix, axpy_scale, dropout_copy) on one backend, flattened: x, y, z.
+std::vector<float> fused_ops(const kernels::Backend& b, const Matrix& x, const Matrix& y,
+                             const std::vector<GlobalId>& ids) {
+  kernels::Tensor xt = kernels::to_backend(b, x.view()), yt = kernels::to_backend(b, y.view());
+  kernels::Tensor zt(b, x.rows(), x.cols());
+  const kernels::Buffer row_ids = kernels::to_backend<GlobalId>(b, ids);
+  b.mix(0.1f, xt.view(), 0.9f, yt.view());
+  b.axpy_scale(0.3f, xt.view(), yt.view(), 0.7f);
+  b.dropout_copy(yt.view(), zt.view(), row_ids.as<GlobalId>(), 0.5f, 3, 2, 1);
+  b.dropout_copy(zt.view(), zt.view(), row_ids.as<GlobalId>(), 0.0f, 3, 2, 2);
+  std::vector<float> all = kernels::to_host(b, xt).storage();
+  for (const kernels::Tensor* t : {&yt, &zt}) {
+    const Matrix m = kernels::to_host(b, *t);
+    all.insert(all.end(), m.storage().begin(), m.storage().end());
+  }
+  return all;
+}
+
+// Both backends round each product and sum once (no fused multiply-adds): bit for bit.
+TEST_CASE("the CUDA backend's mix, axpy_scale and dropout_copy equal the CPU's", "[gpu][backend]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  const auto cpu = kernels::make_cpu_backend();
+  const auto cuda = kernels::make_cuda_backend(context);
+  for (std::int64_t rows : {1, 31, 257})
+    for (std::int64_t cols : {1, 33, 64}) {
+      INFO(rows << " x " << cols);
+      const Matrix x = random_matrix(rows, cols, 3), y = random_matrix(rows, cols, 4);
+      std::vector<GlobalId> ids(static_cast<std::size_t>(rows));
+      std::iota(ids.begin(), ids.end(), GlobalId{100});
+      REQUIRE(fused_ops(*cuda, x, y, ids) == fused_ops(*cpu, x, y, ids));
+    }
+}
+
 // alpha aᵀ b and column sums accumulated onto 1s in the backend's gradient type, as floats.
 std::vector<float> gradient_sums(const kernels::Backend& b, const Matrix& x, const Matrix& y) {
   const std::size_t width = dtype_size(b.gradient_type());

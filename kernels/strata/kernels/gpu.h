@@ -121,6 +121,10 @@ void add_bias_rows(const Context& context, DeviceView y, const float* bias);
 // kernels::dropout's mask, bit for bit; row_ids: x.rows global ids in device memory.
 void dropout(const Context& context, DeviceView x, const GlobalId* row_ids, float p,
              std::uint64_t seed, std::int64_t epoch, std::int32_t layer);
+// out = dropout(in), the same mask (in may be out; p 0 copies).
+void dropout_copy(const Context& context, DeviceConstView in, DeviceView out,
+                  const GlobalId* row_ids, float p, std::uint64_t seed, std::int64_t epoch,
+                  std::int32_t layer);
 // kernels::masked_log_softmax_nll on device rows (labels, mask: logits.rows entries in
 // device memory). Per-row losses are summed on the host in row order.
 double masked_log_softmax_nll(const Context& context, DeviceConstView logits,
