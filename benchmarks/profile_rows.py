@@ -2,7 +2,8 @@
 """CSV rows for benchmarks/profile.sh from a metrics file, and its summary.
   profile_rows.py ops METRICS PREFIX    one row per operation of the 'profile' line
   profile_rows.py run METRICS PREFIX    PREFIX,median epoch_s after 2 warm-up epochs
-  profile_rows.py summary RUNS OPS      per build, graph and model: epoch, floor, spread"""
+  profile_rows.py summary RUNS OPS      per build, graph and model: epoch, floor, spread
+  profile_rows.py roofline FILE...      one roofline file, each rate the best of the files'"""
 import csv
 import json
 import statistics
@@ -26,6 +27,18 @@ if sys.argv[1] == "ops":
         print(sys.argv[3] + "," + ",".join(
             f"{o.get(k, 0):.6g}" if k != "op" else o[k]
             for k in ("op", "calls", "seconds", "bytes", "gather_bytes", "flops", "floor_s")))
+elif sys.argv[1] == "roofline":
+    best = {}
+    for path in sys.argv[2:]:
+        for line in open(path):
+            if line.startswith("#") or not line.strip():
+                continue
+            name, value = line.split()
+            best[name] = max(best.get(name, 0.0), float(value))
+    print(f"# strata train --profile: this machine's roofline, the best of {len(sys.argv) - 2} "
+          "measurements")
+    for name, value in best.items():
+        print(f"{name} {value:.6g}")
 elif sys.argv[1] == "run":
     e = [l["epoch_s"] for l in lines(sys.argv[2]) if l["event"] == "epoch"]
     print(f"{sys.argv[3]},{statistics.median(e[2:] or e):.5f}")
