@@ -69,7 +69,7 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const bool accumulator =
         l > 0 ? !r.whole_rows_only && !(r.shares && r.halo && !form_.root_weight) : !after;
     const bool eps = learns_eps(c);
-    const bool p_shared = r.shares && ((l == 0 && !eps) || (l > first && after && !r.halo));
+    const bool p_shared = (r.shares && l == 0 && !eps) || (l > first && after && !r.halo);
     const ConvStage::KeptZ kept = ConvStage::kept_z(c, l, r);
     const bool z_kept = (after || l > 0) && !(r.shares && l > first && !after) &&
                         kept != ConvStage::KeptZ::kRecomputed;

@@ -47,6 +47,10 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form
 // Stored in bf16 (StageSetup::storage), Z is aggregated into the conv's output rows: only
 // where Z is no wider (a chunked layer may aggregate first into narrower rows: its Z stays
 // fp32). A learnt eps keeps P0 out of the scratch: its gradient reads P0's rows.
+// Chunked (pipeline, no halo), a later layer's P is the previous Y as well: P is that
+// layer's history, and Y's rows of chunk b are written (then dropped in place) by b's
+// forward, read by b's backward (the ReLU's, which the dropped zeros leave unchanged,
+// as above), and hold the last evaluation's rows otherwise, which is what history is.
 ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const StageSetup& setup) {
   const std::int64_t n = graph_.rows(), cols = graph_.columns();
   const bool share = shares_memory(graph_), halo = graph_.has_halo();
@@ -64,7 +68,7 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const St
   layer.p_in_scratch = share && l == 0 && !layer.eps;  // the eps gradient reads P0
   if (layer.p_in_scratch)
     layer.p = first_input_over_scratch(cols, exchanged);
-  else if (share && l > first_ && after && !halo)
+  else if (l > first_ && after && !halo)  // chunked too (above)
     layer.p = kernels::Tensor::view_of(layers_.back().y.data(), cols, in);
   else
     layer.p = tensor(cols, exchanged);

@@ -42,14 +42,16 @@ class Gcnii : public ModelType {
     return shape;
   }
 
-  // Per conv P, G (where one is kept) over the columns and S, Y over the rows; h0; the
-  // first stage's G0 or the [h | h0] rows in and back; the last stage's q, logits and
-  // their gradient or the [h | h0] rows out and back (GcniiStage's constructor).
+  // Per conv P (a later conv's is the last y without a halo), G (where one is kept) over the
+  // columns and S, Y over the rows; h0; the first stage's G0 or the [h | h0] rows in and
+  // back; the last stage's q, logits and their gradient or the [h | h0] rows out and back
+  // (GcniiStage's constructor).
   std::int64_t stage_floats(const ModelConfig& c, int first, int last,
                             const StageRows& r) const override {
     const std::int64_t h = c.hidden;
     const std::int64_t per_conv = (r.whole_rows_only ? 1 : 2) * r.columns + 2 * r.owned;
     std::int64_t floats = per_conv * h * (last - first);
+    if (!r.halo) floats -= r.owned * h * (last - first - 1);  // a later conv's P is the last y
     floats += r.owned * h;
     floats += first == 0 ? r.owned * h : 2 * r.owned * 2 * h;
     floats += last == c.num_layers ? r.owned * (h + 2 * c.classes) : 2 * r.owned * 2 * h;

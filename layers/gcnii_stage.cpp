@@ -26,9 +26,15 @@ GcniiStage::GcniiStage(const StageSetup& setup, int first, int last)
     boundary_in_ = tensor(n, 2 * h);
     grad_in_ = tensor(n, 2 * h);
   }
-  for (int j = first; j < last; ++j)
-    convs_.push_back({t++, j + 1, beta_of(model_.lambda, j + 1), tensor(cols, h), tensor(n, h),
+  for (int j = first; j < last; ++j) {
+    // Without a halo a later conv's P is the previous y, dropped in place: y's ReLU backward
+    // reads the same zeros either way, and chunked, y's rows outside the chunk are history.
+    kernels::Tensor p = j > first && !graph_.has_halo()
+                            ? kernels::Tensor::view_of(convs_.back().y.data(), cols, h)
+                            : tensor(cols, h);
+    convs_.push_back({t++, j + 1, beta_of(model_.lambda, j + 1), std::move(p), tensor(n, h),
                       tensor(n, h), gradient_buffer(h), tensor(h, h)});
+  }
   if (last == model_.num_layers) {
     output_ = t;
     q_ = tensor(n, h);

@@ -112,21 +112,26 @@ TEST_CASE("history rows read in a chunked pass carry that pass's dropout masks",
     std::vector<const kernels::Tensor*> history;
     for (kernels::Tensor* t : run.stage().history_buffers()) history.push_back(t);
     run.forward(true, 5);
-    const auto fresh = contents(history), inputs = contents(run.stage().layer_outputs());
+    const auto fresh = contents(history);  // the training pass's rows, dropped
     run.forward(false, 0);
     const auto eval = contents(history);
     run.stage().begin_epoch(5, true);
     const auto read = contents(history);
-    int kept = 0, dropped = 0;
+    int kept = 0, dropped = 0, fresh_kept = 0;
     for (std::size_t i = 0; i < history.size(); ++i)
       for (std::size_t e = 0; e < read[i].size(); ++e) {
-        if (inputs[i][e] == 0.0f || eval[i][e] == 0.0f) continue;  // ReLU: no mask to see
-        const bool kept_fresh = fresh[i][e] != 0.0f;
-        CHECK((read[i][e] != 0.0f) == kept_fresh);
-        if (kept_fresh) CHECK(read[i][e] == Approx(eval[i][e] / (1.0f - p)));
-        ++(kept_fresh ? kept : dropped);
+        if (eval[i][e] == 0.0f) continue;  // ReLU: no mask to see
+        // Where the fresh row kept a value (positive, and kept by its mask) the row read
+        // must keep it too: the same mask (an independent one drops about p of them).
+        if (fresh[i][e] != 0.0f) {
+          CHECK(read[i][e] != 0.0f);
+          ++fresh_kept;
+        }
+        if (read[i][e] != 0.0f) CHECK(read[i][e] == Approx(eval[i][e] / (1.0f - p)));
+        ++(read[i][e] != 0.0f ? kept : dropped);
       }
     CHECK(kept > 20);
+    CHECK(fresh_kept > 20);
     CHECK(dropped > 20);
   }
 }
