@@ -28,8 +28,7 @@ constexpr std::int64_t kPairsPerBatch = 32;
 // columns' bits (64-bit multiplies, which vectorize where AVX-512DQ has them), then the
 // mask applied column by column; the same bits as pair_hash and column_bits. Kept as two
 // plain loops over arrays: interleaving the two columns of a pair (one loop over pairs)
-// did not vectorize and ran 4x slower.
-// src may be dst.
+// did not vectorize and ran 4x slower. src may be dst.
 __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void dropout_row(
     const float* src, float* dst, std::int64_t cols, std::uint64_t row_key,
     const std::uint64_t* pair_keys, float keep_scale, std::uint32_t threshold) {

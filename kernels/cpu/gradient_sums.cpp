@@ -3,9 +3,9 @@
 // float's resolution, so once cast back to float the gradients (and hence the training
 // run) almost always agree bit for bit whatever the partition.
 #include <cblas.h>
-#include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <vector>
 
 #include "strata/kernels/kernels.h"
@@ -13,15 +13,21 @@
 namespace strata::kernels {
 namespace {
 
+// Rows summed into one partial, in block order, by one thread: a divisor of
+// ConvStage::kSliceRows (4,096), the rows a recomputed layer sums its gradient over per call.
+constexpr std::int64_t kGroupRows = 1024;
 // Rows per block: few enough that both converted slices stay near the core (16K doubles:
 // 128 rows of two 64-wide matrices, 1.5x faster than 2048 rows on the 16-layer GCNII), and
-// enough that each dgemm's pass over the sums (a_cols x b_cols doubles, read and written
-// once a block) stays small beside its arithmetic (K >= 4 a_cols b_cols / (a_cols + b_cols)).
+// enough that each dgemm's pass over the sums stays small beside its arithmetic
+// (K >= 4 a_cols b_cols / (a_cols + b_cols)). A power of two that divides kGroupRows.
 std::int64_t block_rows(std::int64_t a_cols, std::int64_t b_cols) {
   const std::int64_t width = a_cols + b_cols;
-  return std::clamp(std::max(16384 / width, 4 * a_cols * b_cols / width), std::int64_t{32},
-                    std::int64_t{2048});
+  const std::int64_t wanted = std::max(16384 / width, 4 * a_cols * b_cols / width);
+  return static_cast<std::int64_t>(
+      std::bit_floor(static_cast<std::uint64_t>(std::clamp<std::int64_t>(wanted, 32, kGroupRows))));
 }
+
+constexpr std::int64_t kPartialDoubles = std::int64_t{1} << 20;  // a wave's partials: 8 MB
 
 void to_double(ConstMatrixView m, std::int64_t begin, std::int64_t end, std::vector<double>& out) {
   out.resize(static_cast<std::size_t>((end - begin) * m.cols));
@@ -51,9 +57,9 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void accumulate_row
   }
 }
 
-// c += alpha aᵀ b over rows [begin, end), a block of rows at a time converted to double.
-void gemm_tn_rows(ConstMatrixView a, ConstMatrixView b, std::int64_t begin, std::int64_t end,
-                  double* c, double alpha) {
+// out += alpha aᵀ b over rows [begin, end), a block at a time converted to double.
+void group_product(ConstMatrixView a, ConstMatrixView b, std::int64_t begin, std::int64_t end,
+                   double alpha, double* out) {
   std::vector<double> da, db;
   const std::int64_t block = block_rows(a.cols, b.cols);
   for (; begin < end; begin += block) {
@@ -62,37 +68,40 @@ void gemm_tn_rows(ConstMatrixView a, ConstMatrixView b, std::int64_t begin, std:
     to_double(b, begin, stop, db);
     cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<blasint>(a.cols),
                 static_cast<blasint>(b.cols), static_cast<blasint>(stop - begin), alpha, da.data(),
-                static_cast<blasint>(a.cols), db.data(), static_cast<blasint>(b.cols), 1.0, c,
+                static_cast<blasint>(a.cols), db.data(), static_cast<blasint>(b.cols), 1.0, out,
                 static_cast<blasint>(b.cols));
   }
 }
 
 }  // namespace
 
-// Each thread sums a contiguous range of blocks into its own partial (a dgemm inside the
-// parallel region runs on its caller's thread), the partials are added in thread order:
-// the same thread count gives the same bits. One block's dgemm of 64 x 64 outputs is too
-// small for OpenBLAS to split well, and the conversions ran on one thread.
+// Groups of kGroupRows rows are summed in parallel, each into a partial of its own (a
+// dgemm inside the parallel region runs on its caller's thread), and the partials are
+// added to c in group order: the same bits whatever the thread count, and the same when
+// the rows come in calls of whole groups (a recomputed layer's slices). One dgemm of
+// 64 x 64 outputs is too small for OpenBLAS to split well.
 void gemm_tn_accumulate(ConstMatrixView a, ConstMatrixView b, std::span<double> c, double alpha) {
   STRATA_CHECK(a.rows == b.rows, "gemm_tn_accumulate: ", a.rows, " vs ", b.rows, " rows");
   STRATA_CHECK(static_cast<std::int64_t>(c.size()) == a.cols * b.cols,
                "gemm_tn_accumulate: out has ", c.size(), " entries for ", a.cols, "x", b.cols);
-  if (a.cols == 0 || b.cols == 0) return;
-  const std::int64_t block = block_rows(a.cols, b.cols);
-  const std::int64_t blocks = (a.rows + block - 1) / block;
-  const int threads = static_cast<int>(std::min<std::int64_t>(omp_get_max_threads(), blocks));
-  if (threads <= 1) return gemm_tn_rows(a, b, 0, a.rows, c.data(), alpha);
-  std::vector<std::vector<double>> partial(static_cast<std::size_t>(threads));
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num();
-    std::vector<double>& mine = partial[static_cast<std::size_t>(t)];
-    mine.assign(c.size(), 0.0);
-    gemm_tn_rows(a, b, std::min(a.rows, blocks * t / threads * block),
-                 std::min(a.rows, blocks * (t + 1) / threads * block), mine.data(), alpha);
+  if (a.cols == 0 || b.cols == 0 || a.rows == 0) return;
+  const std::int64_t groups = (a.rows + kGroupRows - 1) / kGroupRows;
+  const auto size = static_cast<std::int64_t>(c.size());
+  const std::int64_t wave = std::clamp<std::int64_t>(kPartialDoubles / size, 1, groups);
+  std::vector<double> partials(static_cast<std::size_t>(wave * size));
+  for (std::int64_t first = 0; first < groups; first += wave) {
+    const std::int64_t n = std::min(wave, groups - first);
+#pragma omp parallel for schedule(static) if (n > 1)
+    for (std::int64_t i = 0; i < n; ++i) {
+      double* partial = partials.data() + i * size;
+      std::fill(partial, partial + size, 0.0);
+      const std::int64_t begin = (first + i) * kGroupRows;
+      group_product(a, b, begin, std::min(a.rows, begin + kGroupRows), alpha, partial);
+    }
+#pragma omp parallel for schedule(static) if (n > 1 && size >= 4096)
+    for (std::int64_t k = 0; k < size; ++k)
+      for (std::int64_t i = 0; i < n; ++i) c[k] += partials[i * size + k];
   }
-  for (const std::vector<double>& p : partial)
-    for (std::size_t i = 0; i < c.size(); ++i) c[i] += p[i];
 }
 
 void column_sums_accumulate(ConstMatrixView x, std::span<double> out) {

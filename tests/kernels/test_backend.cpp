@@ -46,27 +46,41 @@ TEST_CASE("CPU backend: gemm_tn_accumulate adds alpha aᵀ b", "[kernels][backen
       }
 }
 
-// Past two blocks of rows the sums split across threads, a range of blocks each: every
-// thread count, blocks split unevenly included, gives the same sums up to double rounding.
+// Past a wave of blocks the products run on every thread and are added in block order:
+// every thread count gives the same bits, and so do rows given in several calls that start
+// on 4,096-row boundaries (how a recomputed layer sums its weight gradient).
 TEST_CASE("CPU backend: gemm_tn_accumulate over many blocks and threads", "[kernels][backend]") {
   const auto cpu = kernels::make_cpu_backend();
   const int threads_before = omp_get_max_threads();
-  for (std::int64_t rows : {4097, 9001})
-    for (int threads : {1, 2, 3}) {
-      INFO(rows << " rows, " << threads << " threads");
-      omp_set_num_threads(threads);
+  for (std::int64_t width : {9, 64})
+    for (std::int64_t rows : {4097, 9001}) {
+      INFO(rows << " rows, width " << width);
       std::vector<float> a_store, b_store;
-      const MatrixView a = random_view(a_store, rows, 9, 3, 1);
+      const MatrixView a = random_view(a_store, rows, width, 3, 1);
       const MatrixView b = random_view(b_store, rows, 4, 0, 2);
-      std::vector<double> got;
-      cpu->gemm_tn_accumulate(-1.5f, a, b, sums_of(got, 9, 4));
-      for (std::int64_t i = 0; i < 9; ++i)
-        for (std::int64_t j = 0; j < 4; ++j) {
-          double want = 0.25;
-          for (std::int64_t r = 0; r < rows; ++r)
-            want += -1.5 * double{a.at(r, i)} * double{b.at(r, j)};
-          REQUIRE(got[static_cast<std::size_t>(i * 4 + j)] == Approx(want).margin(1e-10));
-        }
+      std::vector<double> first;
+      for (int threads : {1, 2, 3}) {
+        omp_set_num_threads(threads);
+        std::vector<double> got;
+        cpu->gemm_tn_accumulate(-1.5f, a, b, sums_of(got, width, 4));
+        for (std::int64_t i = 0; i < width; ++i)
+          for (std::int64_t j = 0; j < 4; ++j) {
+            double want = 0.25;
+            for (std::int64_t r = 0; r < rows; ++r)
+              want += -1.5 * double{a.at(r, i)} * double{b.at(r, j)};
+            REQUIRE(got[static_cast<std::size_t>(i * 4 + j)] == Approx(want).margin(1e-10));
+          }
+        if (first.empty()) first = got;
+        REQUIRE(got == first);
+      }
+      std::vector<double> sliced;
+      const kernels::GradientSums sums = sums_of(sliced, width, 4);
+      for (std::int64_t begin = 0; begin < rows; begin += 4096) {
+        const std::int64_t n = std::min<std::int64_t>(4096, rows - begin);
+        cpu->gemm_tn_accumulate(-1.5f, {a.row(begin), n, width, a.stride},
+                                {b.row(begin), n, 4, b.stride}, sums);
+      }
+      REQUIRE(sliced == first);
     }
   omp_set_num_threads(threads_before);
 }
