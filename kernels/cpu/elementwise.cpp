@@ -26,7 +26,7 @@ constexpr std::int64_t kPairsPerBatch = 32;
 
 // One row's dropout, 64 columns at a time: first each pair's hash split into its two
 // columns' bits (64-bit multiplies, which vectorize where AVX-512DQ has them), then the
-// mask applied column by column; the same bits as pair_hash and column_bits. Kept as two
+// mask applied column by column; the same bits as column_bits (dropout_keys.h). Kept as two
 // plain loops over arrays: interleaving the two columns of a pair (one loop over pairs)
 // did not vectorize and ran 4x slower. src may be dst.
 __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void dropout_row(

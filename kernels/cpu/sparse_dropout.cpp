@@ -8,16 +8,15 @@
 namespace strata::kernels {
 namespace {
 
-// One row's entries; the shift picks column_bits' 24 bits without a branch, so that the
-// loop (a gather of the pair keys, 64-bit multiplies) vectorizes where AVX-512 has them.
+// One row's entries: a gather of the pair keys and 64-bit multiplies, which vectorize
+// where AVX-512 has them (column_bits takes no branch).
 __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void dropout_csr_row(
     const LocalId* columns, float* values, std::int64_t n, std::uint64_t row_key,
     const std::uint64_t* pair_keys, float keep_scale, std::uint32_t threshold) {
   for (std::int64_t k = 0; k < n; ++k) {
-    const std::uint64_t column = static_cast<std::uint64_t>(columns[k]);
+    const std::int64_t column = columns[k];
     const std::uint64_t h = splitmix64(row_key ^ pair_keys[column >> 1]);
-    const auto bits = static_cast<std::uint32_t>((h >> (40 - 24 * (column & 1))) & 0xFFFFFFull);
-    values[k] = keep_or_zero(values[k], keep_scale, bits, threshold);
+    values[k] = keep_or_zero(values[k], keep_scale, column_bits(h, column), threshold);
   }
 }
 

@@ -173,21 +173,11 @@ class Backend {
   virtual void scale(MatrixView x, float alpha) const = 0;
   virtual void dropout(MatrixView x, const GlobalId* row_ids, float p, std::uint64_t seed,
                        std::int64_t epoch, std::int32_t layer) const = 0;
-  // kernels.h's fused passes, the same bits as the calls they fuse; a backend without its
-  // own runs those calls.
-  virtual void mix(float alpha, ConstMatrixView x, float beta, MatrixView y) const {
-    scale(y, beta);
-    axpy(alpha, x, y);
-  }
-  virtual void axpy_scale(float alpha, MatrixView x, MatrixView y, float beta) const {
-    axpy(alpha, x, y);
-    scale(x, beta);
-  }
+  // kernels.h's fused passes, the same bits as the calls they fuse.
+  virtual void mix(float alpha, ConstMatrixView x, float beta, MatrixView y) const = 0;
+  virtual void axpy_scale(float alpha, MatrixView x, MatrixView y, float beta) const = 0;
   virtual void dropout_copy(ConstMatrixView x, MatrixView y, const GlobalId* row_ids, float p,
-                            std::uint64_t seed, std::int64_t epoch, std::int32_t layer) const {
-    copy(x, y);
-    dropout(y, row_ids, p, seed, epoch, layer);
-  }
+                            std::uint64_t seed, std::int64_t epoch, std::int32_t layer) const = 0;
   virtual double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                         const std::uint8_t* mask, double normalizer,
                                         MatrixView grad) const = 0;
