@@ -243,6 +243,21 @@ class ProfilingBackend : public Backend {
     record_("dropout_copy", streamed(x, 2),
             [&] { inner_.dropout_copy(x, y, row_ids, p, seed, epoch, layer); });
   }
+  // Fused: each matrix once (h0 and w read, s read and written, y written), the GEMM's flops.
+  void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
+                     MatrixView y) const override {
+    const OpCost cost{(3 * values(h0) + values(w) + values(y)) * kFloat, 0,
+                      2 * values(y) * static_cast<double>(w.rows)};
+    record_("mix_gemm_relu", cost, [&] { inner_.mix_gemm_relu(alpha, h0, beta, s, w, y); });
+  }
+  // y read, grad_y and grad_h0 read and written, grad_z written, w read.
+  void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
+                       float alpha, MatrixView grad_h0, float beta) const override {
+    const OpCost cost{(3 * values(y) + 3 * values(grad_z) + values(w)) * kFloat, 0,
+                      2 * values(grad_z) * static_cast<double>(w.cols)};
+    record_("relu_gemm_split", cost,
+            [&] { inner_.relu_gemm_split(y, grad_y, w, grad_z, alpha, grad_h0, beta); });
+  }
   double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                 const std::uint8_t* mask, double normalizer,
                                 MatrixView grad) const override {

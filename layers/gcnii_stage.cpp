@@ -141,9 +141,7 @@ void GcniiStage::aggregate_conv(Conv& conv, const Block& b) {
   const MatrixView s = rows(conv.s, b), y = rows(conv.y, b);
   graph_.aggregate(b, conv.p.view(), s);
   const float alpha = model_.alpha;
-  backend_.mix(alpha, rows(h0_, b), 1.0f - alpha, s);
-  backend_.gemm(false, false, 1.0f, s, conv.mapped.view(), 0.0f, y);
-  backend_.relu_forward(y, y);
+  backend_.mix_gemm_relu(alpha, rows(h0_, b), 1.0f - alpha, s, conv.mapped.view(), y);
 }
 
 void GcniiStage::forward_output(const Block& b, ConstMatrixView h) {
@@ -201,9 +199,8 @@ void GcniiStage::start_backward(const Block& b, MatrixView grad_h, MatrixView gr
 // dh0 += alpha ds, and grad_z = dz = (1 - alpha) ds, what propagate_conv sends through Âᵀ.
 void GcniiStage::backward_conv(const Conv& conv, const Block& b, MatrixView grad_h,
                                MatrixView grad_h0, MatrixView grad_z) {
-  backend_.relu_backward(rows(conv.y, b), grad_h, grad_h);
-  backend_.gemm(false, true, 1.0f, grad_h, conv.mapped.view(), 0.0f, grad_z);  // ds
-  backend_.axpy_scale(model_.alpha, grad_z, grad_h0, 1.0f - model_.alpha);
+  backend_.relu_gemm_split(rows(conv.y, b), grad_h, conv.mapped.view(), grad_z, model_.alpha,
+                           grad_h0, 1.0f - model_.alpha);
   backend_.gemm_tn_accumulate(conv.beta, rows(conv.s, b), grad_h, parameters_.sum(conv.weight));
 }
 

@@ -179,6 +179,14 @@ class CpuBackend : public Backend {
                     std::uint64_t seed, std::int64_t epoch, std::int32_t layer) const override {
     kernels::dropout_copy(x, y, span_of(row_ids, x.rows), p, seed, epoch, layer);
   }
+  void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
+                     MatrixView y) const override {
+    kernels::mix_gemm_relu(alpha, h0, beta, s, w, y);
+  }
+  void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
+                       float alpha, MatrixView grad_h0, float beta) const override {
+    kernels::relu_gemm_split(y, grad_y, w, grad_z, alpha, grad_h0, beta);
+  }
   double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                 const std::uint8_t* mask, double normalizer,
                                 MatrixView grad) const override {

@@ -1,9 +1,9 @@
 // Elementwise kernels and column reductions over strided row-major views.
 #include <algorithm>
-#include <bit>
 #include <vector>
 
 #include "dropout_keys.h"
+#include "row_ops.h"
 #include "strata/core/random.h"
 #include "strata/kernels/kernels.h"
 
@@ -56,24 +56,14 @@ std::vector<std::uint64_t> dropout_column_keys(std::int64_t cols) {
 
 void relu_forward(ConstMatrixView in, MatrixView out) {
   check_same_shape(in, out, "relu_forward");
-  for_rows(in.rows, [&](std::int64_t r) {
-    const float* src = in.row(r);
-    float* dst = out.row(r);
-    for (std::int64_t c = 0; c < in.cols; ++c) dst[c] = src[c] > 0.0f ? src[c] : 0.0f;
-  });
+  for_rows(in.rows, [&](std::int64_t r) { rows::relu(in.row(r), out.row(r), in.cols); });
 }
 
 void relu_backward(ConstMatrixView out_or_in, ConstMatrixView grad_out, MatrixView grad_in) {
   check_same_shape(out_or_in, grad_out, "relu_backward");
   check_same_shape(grad_out, grad_in, "relu_backward");
   for_rows(grad_in.rows, [&](std::int64_t r) {
-    const float* act = out_or_in.row(r);
-    const float* g = grad_out.row(r);
-    float* dst = grad_in.row(r);
-    // A mask, not a branch: which activations are positive is data, not predictable.
-    for (std::int64_t c = 0; c < grad_in.cols; ++c)
-      dst[c] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(g[c]) &
-                                    (0u - static_cast<std::uint32_t>(act[c] > 0.0f)));
+    rows::relu_backward(out_or_in.row(r), grad_out.row(r), grad_in.row(r), grad_in.cols);
   });
 }
 
@@ -109,23 +99,13 @@ void axpy(float alpha, ConstMatrixView x, MatrixView y) {
 
 void mix(float alpha, ConstMatrixView x, float beta, MatrixView y) {
   check_same_shape(x, y, "mix");
-  for_rows(y.rows, [&](std::int64_t r) {
-    const float* src = x.row(r);
-    float* dst = y.row(r);
-    for (std::int64_t c = 0; c < y.cols; ++c) dst[c] = dst[c] * beta + alpha * src[c];
-  });
+  for_rows(y.rows, [&](std::int64_t r) { rows::mix(alpha, x.row(r), beta, y.row(r), y.cols); });
 }
 
 void axpy_scale(float alpha, MatrixView x, MatrixView y, float beta) {
   check_same_shape(x, y, "axpy_scale");
-  for_rows(y.rows, [&](std::int64_t r) {
-    float* src = x.row(r);
-    float* dst = y.row(r);
-    for (std::int64_t c = 0; c < y.cols; ++c) {
-      dst[c] += alpha * src[c];
-      src[c] *= beta;
-    }
-  });
+  for_rows(y.rows,
+           [&](std::int64_t r) { rows::axpy_scale(alpha, x.row(r), y.row(r), beta, y.cols); });
 }
 
 void scale(MatrixView x, float alpha) {

@@ -192,6 +192,19 @@ class CudaBackend : public Backend {
                     std::uint64_t seed, std::int64_t epoch, std::int32_t layer) const override {
     gpu::dropout_copy(context_, device(x), device(y), row_ids, p, seed, epoch, layer);
   }
+  // The calls in turn: on the GPU each is one pass at device bandwidth already.
+  void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
+                     MatrixView y) const override {
+    mix(alpha, h0, beta, s);
+    gemm(false, false, 1.0f, s, w, 0.0f, y);
+    relu_forward(y, y);
+  }
+  void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
+                       float alpha, MatrixView grad_h0, float beta) const override {
+    relu_backward(y, grad_y, grad_y);
+    gemm(false, true, 1.0f, grad_y, w, 0.0f, grad_z);
+    axpy_scale(alpha, grad_z, grad_h0, beta);
+  }
   double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                 const std::uint8_t* mask, double normalizer,
                                 MatrixView grad) const override {

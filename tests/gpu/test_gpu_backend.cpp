@@ -89,6 +89,38 @@ TEST_CASE("the CUDA backend's mix, axpy_scale and dropout_copy equal the CPU's",
     }
 }
 
+// GCNII's fused layer passes on one backend, flattened: s, y, then the backward's dy, dz, dh0.
+std::vector<float> layer_passes(const kernels::Backend& b, const Matrix& h0, const Matrix& s,
+                                const Matrix& w, const Matrix& grad) {
+  kernels::Tensor h0t = kernels::to_backend(b, h0.view()), st = kernels::to_backend(b, s.view());
+  const kernels::Tensor wt = kernels::to_backend(b, w.view());
+  kernels::Tensor gt = kernels::to_backend(b, grad.view());
+  kernels::Tensor yt(b, s.rows(), w.cols()), zt(b, s.rows(), s.cols());
+  b.mix_gemm_relu(0.1f, h0t.view(), 0.9f, st.view(), wt.view(), yt.view());
+  b.relu_gemm_split(yt.view(), gt.view(), wt.view(), zt.view(), 0.3f, h0t.view(), 0.7f);
+  std::vector<float> all;
+  for (const kernels::Tensor* t : {&st, &yt, &gt, &zt, &h0t}) {
+    const Matrix m = kernels::to_host(b, *t);
+    all.insert(all.end(), m.storage().begin(), m.storage().end());
+  }
+  return all;
+}
+
+// cuBLAS and OpenBLAS sum the products in different orders: close, not equal.
+TEST_CASE("the CUDA backend's fused layer passes equal the CPU's", "[gpu][backend]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  const auto cpu = kernels::make_cpu_backend();
+  const auto cuda = kernels::make_cuda_backend(context);
+  for (std::int64_t rows : {1, 513, 1100})
+    for (std::int64_t width : {8, 64}) {
+      INFO(rows << " x " << width);
+      const Matrix h0 = random_matrix(rows, width, 1), s = random_matrix(rows, width, 2);
+      const Matrix w = random_matrix(width, width, 3), grad = random_matrix(rows, width, 4);
+      require_close(layer_passes(*cuda, h0, s, w, grad), layer_passes(*cpu, h0, s, w, grad), 1e-4f);
+    }
+}
+
 // alpha aᵀ b and column sums accumulated onto 1s in the backend's gradient type, as floats.
 std::vector<float> gradient_sums(const kernels::Backend& b, const Matrix& x, const Matrix& y) {
   const std::size_t width = dtype_size(b.gradient_type());

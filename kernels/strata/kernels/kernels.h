@@ -46,6 +46,15 @@ void scale(MatrixView x, float alpha);
 // y += alpha · x then x *= beta (axpy(alpha, x, y), then scale(x, beta)).
 void mix(float alpha, ConstMatrixView x, float beta, MatrixView y);
 void axpy_scale(float alpha, MatrixView x, MatrixView y, float beta);
+// A layer's dense tail in one pass over blocks of rows, the same bits as the calls it
+// fuses (w at least 16 x 16; narrower, it makes those calls):
+// mix(alpha, h0, beta, s), then y = s w, then relu_forward(y, y) (GCNII's conv forward);
+void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
+                   MatrixView y);
+// relu_backward(y, grad_y, grad_y), then grad_z = grad_y wᵀ, then
+// axpy_scale(alpha, grad_z, grad_h0, beta) (its backward).
+void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
+                     float alpha, MatrixView grad_h0, float beta);
 // y = x (same shape).
 void copy(ConstMatrixView x, MatrixView y);
 // x = 0.

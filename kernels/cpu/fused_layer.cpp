@@ -1,0 +1,80 @@
+// A layer's dense tail in blocks of rows that stay in this core's cache: each thread takes
+// a block, runs every step on it (the elementwise passes and a single-threaded GEMM, since
+// OpenBLAS runs on its caller's thread inside a parallel region) and moves on. The
+// unfused calls stream each N x 64 matrix through the last-level cache once per step.
+// Elementwise steps round as kernels.h's calls do (the build's baseline has no FMA), and
+// a row's GEMM result does not depend on its block where the product is at least 16
+// wide (tests/kernels/test_fused_layer.cpp); narrower ones run the unfused calls.
+#include <algorithm>
+
+#include "row_ops.h"
+#include "strata/kernels/kernels.h"
+
+namespace strata::kernels {
+namespace {
+
+constexpr std::int64_t kBlockRows = 512;  // 3 x 128 KB at width 64: within a 1-2 MB L2
+constexpr std::int64_t kMinWidth = 16;
+
+bool blocked(ConstMatrixView w) {
+  return w.rows >= kMinWidth && w.cols >= kMinWidth;
+}
+
+// Runs step(begin, end) over blocks of rows, blocks in parallel.
+template <typename Step>
+void for_blocks(std::int64_t rows, Step&& step) {
+  const std::int64_t blocks = (rows + kBlockRows - 1) / kBlockRows;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < blocks; ++i)
+    step(i * kBlockRows, std::min(rows, (i + 1) * kBlockRows));
+}
+
+void check_rows(ConstMatrixView a, ConstMatrixView b, const char* what) {
+  STRATA_CHECK(a.rows == b.rows && a.cols == b.cols, what, ": shapes ", a.rows, "x", a.cols, " vs ",
+               b.rows, "x", b.cols);
+}
+
+}  // namespace
+
+void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
+                   MatrixView y) {
+  check_rows(h0, s, "mix_gemm_relu");
+  STRATA_CHECK(w.rows == s.cols && y.rows == s.rows && y.cols == w.cols, "mix_gemm_relu: s ",
+               s.rows, "x", s.cols, ", w ", w.rows, "x", w.cols, ", y ", y.rows, "x", y.cols);
+  if (!blocked(w)) {
+    mix(alpha, h0, beta, s);
+    gemm(false, false, 1.0f, s, w, 0.0f, y);
+    relu_forward(y, y);
+    return;
+  }
+  for_blocks(s.rows, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t r = begin; r < end; ++r) rows::mix(alpha, h0.row(r), beta, s.row(r), s.cols);
+    const MatrixView yb = y.rows_range(begin, end);
+    gemm(false, false, 1.0f, s.rows_range(begin, end), w, 0.0f, yb);
+    for (std::int64_t r = begin; r < end; ++r) rows::relu(y.row(r), y.row(r), y.cols);
+  });
+}
+
+void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
+                     float alpha, MatrixView grad_h0, float beta) {
+  check_rows(y, grad_y, "relu_gemm_split");
+  check_rows(grad_z, grad_h0, "relu_gemm_split");
+  STRATA_CHECK(w.cols == y.cols && grad_z.rows == y.rows && grad_z.cols == w.rows,
+               "relu_gemm_split: y ", y.rows, "x", y.cols, ", w ", w.rows, "x", w.cols, ", grad_z ",
+               grad_z.rows, "x", grad_z.cols);
+  if (!blocked(w)) {
+    relu_backward(y, grad_y, grad_y);
+    gemm(false, true, 1.0f, grad_y, w, 0.0f, grad_z);
+    axpy_scale(alpha, grad_z, grad_h0, beta);
+    return;
+  }
+  for_blocks(y.rows, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t r = begin; r < end; ++r)
+      rows::relu_backward(y.row(r), grad_y.row(r), grad_y.row(r), y.cols);
+    gemm(false, true, 1.0f, grad_y.rows_range(begin, end), w, 0.0f, grad_z.rows_range(begin, end));
+    for (std::int64_t r = begin; r < end; ++r)
+      rows::axpy_scale(alpha, grad_z.row(r), grad_h0.row(r), beta, grad_z.cols);
+  });
+}
+
+}  // namespace strata::kernels

@@ -1,0 +1,129 @@
+// The fused layer passes (kernels::mix_gemm_relu, relu_gemm_split) against a naive double
+// reference and against the calls they fuse, at sizes around their 512-row blocks, on
+// strided views, narrower than their 16-wide blocking and wider; and the same bits
+// whatever the thread count.
+#include <omp.h>
+
+#include <bit>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "strata/kernels/kernels.h"
+#include "test_util.h"
+
+namespace strata {
+namespace {
+
+struct Shape {
+  std::int64_t rows, in, out;  // s is rows x in, w is in x out
+};
+
+// Within float rounding of a sum of `terms` products of values in [-1, 1].
+void require_close(ConstMatrixView got, ConstMatrixView want, double tolerance) {
+  for (std::int64_t r = 0; r < got.rows; ++r)
+    for (std::int64_t c = 0; c < got.cols; ++c) {
+      INFO("row " << r << " col " << c);
+      REQUIRE(std::abs(static_cast<double>(got.at(r, c)) - want.at(r, c)) <= tolerance);
+    }
+}
+
+void require_same(const std::vector<float>& a, const std::vector<float>& b) {
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    REQUIRE(std::bit_cast<std::uint32_t>(a[i]) == std::bit_cast<std::uint32_t>(b[i]));
+}
+
+// y = relu((beta s + alpha h0) w) in double, s updated as mix leaves it.
+Matrix reference_forward(float alpha, ConstMatrixView h0, float beta, ConstMatrixView s,
+                         ConstMatrixView w) {
+  Matrix y(s.rows, w.cols, 0.0f);
+  for (std::int64_t r = 0; r < s.rows; ++r)
+    for (std::int64_t j = 0; j < w.cols; ++j) {
+      double sum = 0.0;
+      for (std::int64_t k = 0; k < s.cols; ++k)
+        sum += (static_cast<double>(beta) * s.at(r, k) + static_cast<double>(alpha) * h0.at(r, k)) *
+               w.at(k, j);
+      y.at(r, j) = static_cast<float>(std::max(sum, 0.0));
+    }
+  return y;
+}
+
+const Shape kShapes[] = {{0, 16, 16},    {1, 64, 64}, {511, 64, 64}, {513, 33, 20},
+                         {1100, 16, 48}, {700, 8, 8}, {600, 64, 5}};
+
+TEST_CASE("mix_gemm_relu equals a naive reference and the calls it fuses", "[kernels][fused]") {
+  for (const Shape& shape : kShapes) {
+    INFO(shape.rows << " x " << shape.in << " -> " << shape.out);
+    std::vector<float> h0s, ss, ws, ys, ss2, ys2;
+    const MatrixView h0 = test::random_view(h0s, shape.rows, shape.in, 3, 1);
+    const MatrixView s = test::random_view(ss, shape.rows, shape.in, 1, 2);
+    const MatrixView w = test::random_view(ws, shape.in, shape.out, 2, 3);
+    const MatrixView y = test::random_view(ys, shape.rows, shape.out, 2, 4);
+    const MatrixView s2 = test::random_view(ss2, shape.rows, shape.in, 1, 2);
+    const MatrixView y2 = test::random_view(ys2, shape.rows, shape.out, 2, 4);
+    const Matrix want = reference_forward(0.1f, h0, 0.9f, s, w);
+    kernels::mix_gemm_relu(0.1f, h0, 0.9f, s, w, y);
+    kernels::mix(0.1f, h0, 0.9f, s2);
+    kernels::gemm(false, false, 1.0f, s2, w, 0.0f, y2);
+    kernels::relu_forward(y2, y2);
+    require_same(ss, ss2);  // the mix is elementwise: the same bits
+    require_close(y, want.view(), 1e-5 * static_cast<double>(shape.in));
+    require_close(y, y2, 1e-6 * static_cast<double>(shape.in));
+  }
+}
+
+TEST_CASE("relu_gemm_split equals a naive reference and the calls it fuses", "[kernels][fused]") {
+  for (const Shape& shape : kShapes) {
+    INFO(shape.rows << " x " << shape.in << " <- " << shape.out);
+    std::vector<float> ys, gys, ws, gzs, g0s, gys2, gzs2, g0s2;
+    const MatrixView y = test::random_view(ys, shape.rows, shape.out, 1, 1);
+    const MatrixView gy = test::random_view(gys, shape.rows, shape.out, 2, 2);
+    const MatrixView w = test::random_view(ws, shape.in, shape.out, 0, 3);
+    const MatrixView gz = test::random_view(gzs, shape.rows, shape.in, 3, 4);
+    const MatrixView g0 = test::random_view(g0s, shape.rows, shape.in, 1, 5);
+    const MatrixView gy2 = test::random_view(gys2, shape.rows, shape.out, 2, 2);
+    const MatrixView gz2 = test::random_view(gzs2, shape.rows, shape.in, 3, 4);
+    const MatrixView g02 = test::random_view(g0s2, shape.rows, shape.in, 1, 5);
+    Matrix dz(shape.rows, shape.in, 0.0f), dh0(shape.rows, shape.in, 0.0f);
+    for (std::int64_t r = 0; r < shape.rows; ++r)
+      for (std::int64_t k = 0; k < shape.in; ++k) {
+        double sum = 0.0;
+        for (std::int64_t j = 0; j < shape.out; ++j)
+          sum += (y.at(r, j) > 0.0f ? gy.at(r, j) : 0.0) * w.at(k, j);
+        dh0.at(r, k) = static_cast<float>(g0.at(r, k) + 0.3 * sum);
+        dz.at(r, k) = static_cast<float>(0.7 * sum);
+      }
+    kernels::relu_gemm_split(y, gy, w, gz, 0.3f, g0, 0.7f);
+    kernels::relu_backward(y, gy2, gy2);
+    kernels::gemm(false, true, 1.0f, gy2, w, 0.0f, gz2);
+    kernels::axpy_scale(0.3f, gz2, g02, 0.7f);
+    require_same(gys, gys2);  // the ReLU's mask: the same bits
+    require_close(gz, dz.view(), 1e-5 * static_cast<double>(shape.out));
+    require_close(g0, dh0.view(), 1e-5 * static_cast<double>(shape.out));
+    require_close(gz, gz2, 1e-6 * static_cast<double>(shape.out));
+    require_close(g0, g02, 1e-6 * static_cast<double>(shape.out));
+  }
+}
+
+// Blocks are fixed by row, not by thread: 1, 2 and 3 threads give the same bits.
+TEST_CASE("the fused passes do not depend on the thread count", "[kernels][fused]") {
+  const int threads = omp_get_max_threads();
+  std::vector<std::vector<float>> results;
+  for (const int t : {1, 2, 3}) {
+    omp_set_num_threads(t);
+    std::vector<float> h0s, ss, ws, ys, gzs;
+    const MatrixView h0 = test::random_view(h0s, 1700, 64, 0, 1);
+    const MatrixView s = test::random_view(ss, 1700, 64, 0, 2);
+    const MatrixView w = test::random_view(ws, 64, 64, 0, 3);
+    const MatrixView y = test::random_view(ys, 1700, 64, 0, 4);
+    const MatrixView gz = test::random_view(gzs, 1700, 64, 0, 5);
+    kernels::mix_gemm_relu(0.1f, h0, 0.9f, s, w, y);
+    kernels::relu_gemm_split(y, s, w, gz, 0.3f, h0, 0.7f);
+    for (auto* v : {&h0s, &ss, &ys, &gzs}) results.push_back(*v);
+  }
+  omp_set_num_threads(threads);
+  for (std::size_t i = 4; i < results.size(); ++i) require_same(results[i], results[i % 4]);
+}
+
+}  // namespace
+}  // namespace strata
