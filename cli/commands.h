@@ -29,6 +29,7 @@ struct TrainArgs {
 struct ConvertArgs {
   DatasetArgs data;
   std::string out;
+  std::string order = "as-loaded";  // as-loaded | rcm
 };
 
 struct PartitionArgs {

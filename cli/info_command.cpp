@@ -28,7 +28,8 @@ int run_info(const DatasetArgs& args) {
 }
 
 int run_convert(const ConvertArgs& args) {
-  const GraphSummary g = convert_dataset(args.data.dataset, args.data.load, args.out);
+  const GraphSummary g =
+      convert_dataset(args.data.dataset, args.data.load, args.out, parse_vertex_order(args.order));
   std::printf("wrote %s: %lld vertices, %lld edges, %lld features (%s)\n", args.out.c_str(),
               static_cast<long long>(g.vertices), static_cast<long long>(g.edges),
               static_cast<long long>(g.features), g.sparse_features ? "sparse" : "dense");

@@ -223,6 +223,8 @@ int main(int argc, char** argv) {
   auto* convert_cmd = app.add_subcommand("convert", "write a dataset as a binary cache");
   add_dataset_options(convert_cmd, convert.data);
   convert_cmd->add_option("--out", convert.out, "output FILE.strata")->required();
+  convert_cmd->add_option("--order", convert.order,
+                          "vertex numbering: as-loaded | rcm (neighbours close together)");
   strata::cli::PartitionArgs partition;
   PartitionNames names;
   auto* partition_cmd = app.add_subcommand("partition", "partition a graph and report its quality");

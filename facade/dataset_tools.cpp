@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "conversions.h"
+#include "strata/partition/partitioner.h"
 
 namespace strata {
 namespace {
@@ -40,12 +41,19 @@ DatasetStats describe_dataset(const std::string& spec, const DatasetOptions& opt
   return s;
 }
 
+VertexOrder parse_vertex_order(const std::string& name) {
+  if (name == "as-loaded") return VertexOrder::kAsLoaded;
+  STRATA_REQUIRE(name == "rcm", "--order must be as-loaded or rcm, got '", name, "'");
+  return VertexOrder::kRcm;
+}
+
 GraphSummary convert_dataset(const std::string& spec, const DatasetOptions& options,
-                             const std::string& out) {
+                             const std::string& out, VertexOrder order) {
   LoadOptions raw = to_load_options(options);
   raw.binarize = false;  // the cache keeps raw features; preprocessing happens at load
   raw.row_normalize = false;
-  const Dataset d = load_dataset(spec, raw);
+  Dataset d = load_dataset(spec, raw);
+  if (order == VertexOrder::kRcm) d = renumbered(d, reverse_cuthill_mckee_order(d.adjacency));
   save_cache(d, out);
   return summarize(d);
 }

@@ -37,6 +37,7 @@ expect_error "unknown format" "--compress must be none, bf16 or int8, got 'int4'
 expect_error "unknown backward format" "--compress-backward must be none, bf16 or int8, got 'fp8'" train --compress int8 --compress-backward fp8 --epochs 1
 expect_error "format local mode cannot use" "--compress int8,int8: mode local sends no rows" train --mode local --compress int8 --epochs 1
 expect_error "comm-volume format" "--compress must be none, bf16 or int8, got 'x'" comm-volume --compress x
+expect_error "unknown vertex order" "--order must be as-loaded or rcm, got 'bfs'" convert --order bfs --out "$tmp/o.strata"
 expect_error "unknown storage" "--storage must be fp32 or bf16, got 'fp16'" train --storage fp16 --epochs 1
 expect_error "eps-learnable gcn" "--eps-learnable is for model gin, not gcn" train --eps-learnable --epochs 1
 expect_error "heads gcn" "--heads, --output-heads and --attention-dropout are for model gat, not gcn" train --heads 4 --epochs 1

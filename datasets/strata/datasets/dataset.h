@@ -40,6 +40,10 @@ struct LoadOptions {
 // (binary cache), any other file = edge list. Runs preprocess() on the result.
 Dataset load_dataset(const std::string& spec, const LoadOptions& options);
 
+// The same dataset with vertex order[i] as vertex i (order: a permutation of the vertices),
+// each adjacency row's columns renamed and sorted; an input error if order is not one.
+Dataset renumbered(const Dataset& d, std::span<const LocalId> order);
+
 Dataset load_ogb(const std::string& dir, const LoadOptions& options);
 Dataset load_edge_list(const std::string& file, const LoadOptions& options);
 Dataset make_sbm(const LoadOptions& options);
