@@ -243,12 +243,14 @@ class ProfilingBackend : public Backend {
     record_("dropout_copy", streamed(x, 2),
             [&] { inner_.dropout_copy(x, y, row_ids, p, seed, epoch, layer); });
   }
-  // Fused: each matrix once (h0 and w read, s read and written, y written), the GEMM's flops.
+  // Fused: each matrix once (h0 and w read, s read and written, y written, and the next
+  // input written where it is not y), the GEMM's flops.
   void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
-                     MatrixView y) const override {
-    const OpCost cost{(3 * values(h0) + values(w) + values(y)) * kFloat, 0,
+                     MatrixView y, const DropInto& next) const override {
+    const bool copies = next.to.data != nullptr && next.to.data != y.data;
+    const OpCost cost{(3 * values(h0) + values(w) + values(y) * (copies ? 2 : 1)) * kFloat, 0,
                       2 * values(y) * static_cast<double>(w.rows)};
-    record_("mix_gemm_relu", cost, [&] { inner_.mix_gemm_relu(alpha, h0, beta, s, w, y); });
+    record_("mix_gemm_relu", cost, [&] { inner_.mix_gemm_relu(alpha, h0, beta, s, w, y, next); });
   }
   // y read, grad_y and grad_h0 read and written, grad_z written, w read.
   void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,

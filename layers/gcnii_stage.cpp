@@ -113,9 +113,9 @@ void GcniiStage::forward(const Block& b) {
     backend_.copy(columns(in, hidden_, 2 * hidden_), rows(h0_, b));
     h = columns(in, 0, hidden_);
   }
-  for (Conv& conv : convs_) {
-    forward_conv(conv, b, h);
-    h = rows(conv.y, b);
+  for (std::size_t j = 0; j < convs_.size(); ++j) {
+    forward_conv(j, b, h);
+    h = rows(convs_[j].y, b);
   }
   if (last_stage()) {
     forward_output(b, h);
@@ -127,26 +127,35 @@ void GcniiStage::forward(const Block& b) {
 }
 
 // P is whole before it is exchanged; then b is finished piece by piece (BlockGraph::
-// pieces), the interior ones while the halo travels.
-void GcniiStage::forward_conv(Conv& conv, const Block& b, ConstMatrixView h) {
-  if (h.data != nullptr) {
-    const MatrixView p = rows(conv.p, b);
-    copy_dropped(h, p, b, conv.layer);
-    graph_.exchange(b, conv.p.view(), training_);
-  }
-  for (const Block& piece : graph_.pieces(b)) aggregate_conv(conv, piece);
+// pieces), the interior ones while the halo travels. A conv after the stage's first finds
+// its P's rows of b dropped by the conv before it (next_input); the first conv of a later
+// stage drops the boundary's h itself, and conv 1's P prepare_input() made and exchanged.
+void GcniiStage::forward_conv(std::size_t j, const Block& b, ConstMatrixView h) {
+  Conv& conv = convs_[j];
+  if (j == 0 && h.data != nullptr) copy_dropped(h, rows(conv.p, b), b, conv.layer);
+  if (j > 0 || h.data != nullptr) graph_.exchange(b, conv.p.view(), training_);
+  for (const Block& piece : graph_.pieces(b)) aggregate_conv(conv, piece, next_input(j, piece));
 }
 
-void GcniiStage::aggregate_conv(Conv& conv, const Block& b) {
+// Where conv j's output rows go next, dropped: the next conv's P or the output layer's q
+// (nowhere when the next stage takes them).
+kernels::DropInto GcniiStage::next_input(std::size_t j, const Block& b) {
+  if (j + 1 < convs_.size()) return drop_into(rows(convs_[j + 1].p, b), b, convs_[j + 1].layer);
+  if (last_stage()) return drop_into(rows(q_, b), b, model_.num_layers + 1);
+  return {};
+}
+
+void GcniiStage::aggregate_conv(Conv& conv, const Block& b, const kernels::DropInto& next) {
   const MatrixView s = rows(conv.s, b), y = rows(conv.y, b);
   graph_.aggregate(b, conv.p.view(), s);
   const float alpha = model_.alpha;
-  backend_.mix_gemm_relu(alpha, rows(h0_, b), 1.0f - alpha, s, conv.mapped.view(), y);
+  backend_.mix_gemm_relu(alpha, rows(h0_, b), 1.0f - alpha, s, conv.mapped.view(), y, next);
 }
 
+// q holds the last conv's output, dropped (next_input), unless the stage has no conv.
 void GcniiStage::forward_output(const Block& b, ConstMatrixView h) {
   const MatrixView q = rows(q_, b);
-  copy_dropped(h, q, b, model_.num_layers + 1);
+  if (convs_.empty()) copy_dropped(h, q, b, model_.num_layers + 1);
   linear(*output_, q, rows(logits_, b));
 }
 

@@ -48,9 +48,10 @@ class GcniiStage : public Stage {
   bool first_stage() const { return input_.has_value(); }
   bool last_stage() const { return output_.has_value(); }
   void prepare_input();
-  void forward_conv(Conv& conv, const Block& b, ConstMatrixView h);
+  void forward_conv(std::size_t j, const Block& b, ConstMatrixView h);
+  kernels::DropInto next_input(std::size_t j, const Block& b);
   // y[b] from the exchanged P: aggregation, initial residual, identity-mapped W, ReLU.
-  void aggregate_conv(Conv& conv, const Block& b);
+  void aggregate_conv(Conv& conv, const Block& b, const kernels::DropInto& next);
   void forward_output(const Block& b, ConstMatrixView h);
   void start_backward(const Block& b, MatrixView grad_h, MatrixView grad_h0);
   void backward_conv(const Conv& conv, const Block& b, MatrixView grad_h, MatrixView grad_h0,

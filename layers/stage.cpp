@@ -45,6 +45,10 @@ void Stage::copy_dropped(ConstMatrixView src, MatrixView dst, const Block& b, in
     backend_.copy(src, dst);
 }
 
+kernels::DropInto Stage::drop_into(MatrixView dst, const Block& b, int layer) const {
+  return {dst, graph_.ids(b), dropping() ? model_.dropout : 0.0f, model_.seed, epoch_, layer};
+}
+
 // Halo rows too: their owners drop them with the same (seed, epoch, layer, vertex) mask.
 void Stage::drop_history(kernels::Tensor& p, int layer) const {
   const Block every_column{0, graph_.columns(), -1};

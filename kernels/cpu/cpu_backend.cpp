@@ -180,8 +180,8 @@ class CpuBackend : public Backend {
     kernels::dropout_copy(x, y, span_of(row_ids, x.rows), p, seed, epoch, layer);
   }
   void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
-                     MatrixView y) const override {
-    kernels::mix_gemm_relu(alpha, h0, beta, s, w, y);
+                     MatrixView y, const DropInto& next) const override {
+    kernels::mix_gemm_relu(alpha, h0, beta, s, w, y, next);
   }
   void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
                        float alpha, MatrixView grad_h0, float beta) const override {

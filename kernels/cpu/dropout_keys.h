@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "strata/core/random.h"
+#include "strata/core/types.h"
 
 namespace strata::kernels {
 
@@ -35,5 +36,22 @@ inline float keep_or_zero(float x, float keep_scale, std::uint32_t bits, std::ui
   const std::uint32_t keep = 0u - static_cast<std::uint32_t>(bits >= threshold);
   return std::bit_cast<float>(std::bit_cast<std::uint32_t>(x * keep_scale) & keep);
 }
+
+// dropout()'s constants for one call, applied a row at a time (elementwise.cpp): the
+// whole-matrix kernels and the fused layer passes draw the same masks through it.
+class RowDropout {
+ public:
+  RowDropout(float p, std::uint64_t seed, std::int64_t epoch, std::int32_t layer,
+             std::int64_t cols);
+  // dst = the row src of the vertex `id`, dropped; src may be dst. With p = 0, a copy.
+  void apply(const float* src, float* dst, GlobalId id) const;
+
+ private:
+  float p_, keep_scale_;
+  std::uint32_t threshold_;
+  std::uint64_t base_;
+  std::int64_t cols_;
+  std::vector<std::uint64_t> column_keys_;
+};
 
 }  // namespace strata::kernels

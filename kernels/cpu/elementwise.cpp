@@ -124,25 +124,34 @@ void zero(MatrixView x) {
   for_rows(x.rows, [&](std::int64_t r) { std::fill(x.row(r), x.row(r) + x.cols, 0.0f); });
 }
 
+RowDropout::RowDropout(float p, std::uint64_t seed, std::int64_t epoch, std::int32_t layer,
+                       std::int64_t cols)
+    : p_(p),
+      keep_scale_(p < 1.0f ? 1.0f / (1.0f - p) : 0.0f),
+      threshold_(drop_threshold(p)),
+      base_(hash_key(seed, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(layer))),
+      cols_(cols),
+      column_keys_(p > 0.0f ? dropout_column_keys(cols) : std::vector<std::uint64_t>{}) {
+  STRATA_CHECK(p >= 0.0f && p < 1.0f, "dropout: p = ", p);
+}
+
+void RowDropout::apply(const float* src, float* dst, GlobalId id) const {
+  if (p_ == 0.0f) {
+    if (src != dst) std::copy(src, src + cols_, dst);
+    return;
+  }
+  const std::uint64_t row_key = hash_key(base_, static_cast<std::uint64_t>(id));
+  dropout_row(src, dst, cols_, row_key, column_keys_.data(), keep_scale_, threshold_);
+}
+
 void dropout_copy(ConstMatrixView x, MatrixView y, std::span<const GlobalId> row_ids, float p,
                   std::uint64_t seed, std::int64_t epoch, std::int32_t layer) {
   check_same_shape(x, y, "dropout");
   STRATA_CHECK(static_cast<std::int64_t>(row_ids.size()) == x.rows, "dropout: ", row_ids.size(),
                " row ids for ", x.rows, " rows");
-  STRATA_CHECK(p >= 0.0f && p < 1.0f, "dropout: p = ", p);
-  if (p == 0.0f) {
-    if (x.data != y.data) copy(x, y);
-    return;
-  }
-  const float keep_scale = 1.0f / (1.0f - p);
-  const std::uint32_t threshold = drop_threshold(p);
-  const std::uint64_t base =
-      hash_key(seed, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(layer));
-  const std::vector<std::uint64_t> column_keys = dropout_column_keys(x.cols);
-  for_rows(x.rows, [&](std::int64_t r) {
-    const std::uint64_t row_key = hash_key(base, static_cast<std::uint64_t>(row_ids[r]));
-    dropout_row(x.row(r), y.row(r), x.cols, row_key, column_keys.data(), keep_scale, threshold);
-  });
+  if (p == 0.0f && x.data == y.data) return;
+  const RowDropout drop(p, seed, epoch, layer, x.cols);
+  for_rows(x.rows, [&](std::int64_t r) { drop.apply(x.row(r), y.row(r), row_ids[r]); });
 }
 
 void dropout(MatrixView x, std::span<const GlobalId> row_ids, float p, std::uint64_t seed,

@@ -7,6 +7,7 @@
 // wide (tests/kernels/test_fused_layer.cpp); narrower ones run the unfused calls.
 #include <algorithm>
 
+#include "dropout_keys.h"
 #include "row_ops.h"
 #include "strata/kernels/kernels.h"
 
@@ -37,7 +38,7 @@ void check_rows(ConstMatrixView a, ConstMatrixView b, const char* what) {
 }  // namespace
 
 void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
-                   MatrixView y) {
+                   MatrixView y, const DropInto& next) {
   check_rows(h0, s, "mix_gemm_relu");
   STRATA_CHECK(w.rows == s.cols && y.rows == s.rows && y.cols == w.cols, "mix_gemm_relu: s ",
                s.rows, "x", s.cols, ", w ", w.rows, "x", w.cols, ", y ", y.rows, "x", y.cols);
@@ -45,13 +46,22 @@ void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, Co
     mix(alpha, h0, beta, s);
     gemm(false, false, 1.0f, s, w, 0.0f, y);
     relu_forward(y, y);
+    if (next.to.data != nullptr)
+      dropout_copy(y, next.to, {next.row_ids, static_cast<std::size_t>(y.rows)}, next.p, next.seed,
+                   next.epoch, next.layer);
     return;
   }
+  const bool dropping = next.to.data != nullptr;
+  if (dropping) check_rows(y, next.to, "mix_gemm_relu's drop");
+  const RowDropout drop(next.p, next.seed, next.epoch, next.layer, y.cols);
   for_blocks(s.rows, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t r = begin; r < end; ++r) rows::mix(alpha, h0.row(r), beta, s.row(r), s.cols);
     const MatrixView yb = y.rows_range(begin, end);
     gemm(false, false, 1.0f, s.rows_range(begin, end), w, 0.0f, yb);
-    for (std::int64_t r = begin; r < end; ++r) rows::relu(y.row(r), y.row(r), y.cols);
+    for (std::int64_t r = begin; r < end; ++r) {
+      rows::relu(y.row(r), y.row(r), y.cols);
+      if (dropping) drop.apply(y.row(r), next.to.row(r), next.row_ids[r]);
+    }
   });
 }
 

@@ -194,10 +194,15 @@ class CudaBackend : public Backend {
   }
   // The calls in turn: on the GPU each is one pass at device bandwidth already.
   void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
-                     MatrixView y) const override {
+                     MatrixView y, const DropInto& next) const override {
     mix(alpha, h0, beta, s);
     gemm(false, false, 1.0f, s, w, 0.0f, y);
     relu_forward(y, y);
+    if (next.to.data == nullptr) return;
+    if (next.p > 0.0f)
+      dropout_copy(y, next.to, next.row_ids, next.p, next.seed, next.epoch, next.layer);
+    else if (next.to.data != y.data)
+      copy(y, next.to);
   }
   void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
                        float alpha, MatrixView grad_h0, float beta) const override {

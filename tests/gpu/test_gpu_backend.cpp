@@ -89,17 +89,22 @@ TEST_CASE("the CUDA backend's mix, axpy_scale and dropout_copy equal the CPU's",
     }
 }
 
-// GCNII's fused layer passes on one backend, flattened: s, y, then the backward's dy, dz, dh0.
+// GCNII's fused layer passes on one backend, flattened: s, y, y dropped, then the backward's
+// dy, dz, dh0.
 std::vector<float> layer_passes(const kernels::Backend& b, const Matrix& h0, const Matrix& s,
                                 const Matrix& w, const Matrix& grad) {
   kernels::Tensor h0t = kernels::to_backend(b, h0.view()), st = kernels::to_backend(b, s.view());
   const kernels::Tensor wt = kernels::to_backend(b, w.view());
   kernels::Tensor gt = kernels::to_backend(b, grad.view());
-  kernels::Tensor yt(b, s.rows(), w.cols()), zt(b, s.rows(), s.cols());
-  b.mix_gemm_relu(0.1f, h0t.view(), 0.9f, st.view(), wt.view(), yt.view());
+  kernels::Tensor yt(b, s.rows(), w.cols()), zt(b, s.rows(), s.cols()), qt(b, s.rows(), w.cols());
+  std::vector<GlobalId> ids(static_cast<std::size_t>(s.rows()));
+  std::iota(ids.begin(), ids.end(), GlobalId{7});
+  const kernels::Buffer row_ids = kernels::to_backend<GlobalId>(b, ids);
+  const kernels::DropInto next{qt.view(), row_ids.as<GlobalId>(), 0.5f, 3, 1, 2};
+  b.mix_gemm_relu(0.1f, h0t.view(), 0.9f, st.view(), wt.view(), yt.view(), next);
   b.relu_gemm_split(yt.view(), gt.view(), wt.view(), zt.view(), 0.3f, h0t.view(), 0.7f);
   std::vector<float> all;
-  for (const kernels::Tensor* t : {&st, &yt, &gt, &zt, &h0t}) {
+  for (const kernels::Tensor* t : {&st, &yt, &qt, &gt, &zt, &h0t}) {
     const Matrix m = kernels::to_host(b, *t);
     all.insert(all.end(), m.storage().begin(), m.storage().end());
   }

@@ -62,7 +62,7 @@ TEST_CASE("mix_gemm_relu equals a naive reference and the calls it fuses", "[ker
     const MatrixView s2 = test::random_view(ss2, shape.rows, shape.in, 1, 2);
     const MatrixView y2 = test::random_view(ys2, shape.rows, shape.out, 2, 4);
     const Matrix want = reference_forward(0.1f, h0, 0.9f, s, w);
-    kernels::mix_gemm_relu(0.1f, h0, 0.9f, s, w, y);
+    kernels::mix_gemm_relu(0.1f, h0, 0.9f, s, w, y, {});
     kernels::mix(0.1f, h0, 0.9f, s2);
     kernels::gemm(false, false, 1.0f, s2, w, 0.0f, y2);
     kernels::relu_forward(y2, y2);
@@ -70,6 +70,36 @@ TEST_CASE("mix_gemm_relu equals a naive reference and the calls it fuses", "[ker
     require_close(y, want.view(), 1e-5 * static_cast<double>(shape.in));
     require_close(y, y2, 1e-6 * static_cast<double>(shape.in));
   }
+}
+
+// The drop into the next input, into another buffer or in place, with and without
+// dropout: exactly dropout_copy's entries of the pass's own output.
+TEST_CASE("mix_gemm_relu drops its output as dropout_copy does", "[kernels][fused]") {
+  for (const Shape& shape : kShapes)
+    for (const float p : {0.0f, 0.4f})
+      for (const bool in_place : {false, true}) {
+        INFO(shape.rows << " x " << shape.in << " -> " << shape.out << ", p " << p
+                        << (in_place ? ", in place" : ""));
+        std::vector<float> h0s, ss, ws, ys, qs;
+        const MatrixView h0 = test::random_view(h0s, shape.rows, shape.in, 3, 1);
+        const MatrixView s = test::random_view(ss, shape.rows, shape.in, 1, 2);
+        const MatrixView w = test::random_view(ws, shape.in, shape.out, 2, 3);
+        const MatrixView y = test::random_view(ys, shape.rows, shape.out, 2, 4);
+        const MatrixView q = in_place ? y : test::random_view(qs, shape.rows, shape.out, 1, 5);
+        std::vector<GlobalId> ids(static_cast<std::size_t>(shape.rows));
+        for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<GlobalId>(3 * i + 1);
+        kernels::mix_gemm_relu(0.1f, h0, 0.9f, s, w, y, {q, ids.data(), p, 9, 2, 4});
+        // The undropped output, recomputed the same way, then dropped by the plain kernel.
+        std::vector<float> h0s2, ss2, ys2, qs2;
+        const MatrixView h02 = test::random_view(h0s2, shape.rows, shape.in, 3, 1);
+        const MatrixView s2 = test::random_view(ss2, shape.rows, shape.in, 1, 2);
+        const MatrixView y2 = test::random_view(ys2, shape.rows, shape.out, 2, 4);
+        const MatrixView q2 = test::random_view(qs2, shape.rows, shape.out, 1, 5);
+        kernels::mix_gemm_relu(0.1f, h02, 0.9f, s2, w, y2, {});
+        kernels::dropout_copy(y2, in_place ? y2 : q2, ids, p, 9, 2, 4);
+        require_same(in_place ? ys : qs, in_place ? ys2 : qs2);
+        if (!in_place) require_same(ys, ys2);  // y itself stays undropped
+      }
 }
 
 TEST_CASE("relu_gemm_split equals a naive reference and the calls it fuses", "[kernels][fused]") {
@@ -117,7 +147,7 @@ TEST_CASE("the fused passes do not depend on the thread count", "[kernels][fused
     const MatrixView w = test::random_view(ws, 64, 64, 0, 3);
     const MatrixView y = test::random_view(ys, 1700, 64, 0, 4);
     const MatrixView gz = test::random_view(gzs, 1700, 64, 0, 5);
-    kernels::mix_gemm_relu(0.1f, h0, 0.9f, s, w, y);
+    kernels::mix_gemm_relu(0.1f, h0, 0.9f, s, w, y, {});
     kernels::relu_gemm_split(y, s, w, gz, 0.3f, h0, 0.7f);
     for (auto* v : {&h0s, &ss, &ys, &gzs}) results.push_back(*v);
   }

@@ -179,9 +179,10 @@ class Backend {
   virtual void dropout_copy(ConstMatrixView x, MatrixView y, const GlobalId* row_ids, float p,
                             std::uint64_t seed, std::int64_t epoch, std::int32_t layer) const = 0;
   // kernels.h's fused layer passes: GCNII's conv forward (s = beta s + alpha h0, y =
-  // relu(s w)) and backward (dy through the ReLU, dz = dy wᵀ, dh0 += alpha dz, dz *= beta).
+  // relu(s w), y dropped into the next layer's input) and backward (dy through the ReLU,
+  // dz = dy wᵀ, dh0 += alpha dz, dz *= beta). next.row_ids as dropout's row_ids.
   virtual void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s,
-                             ConstMatrixView w, MatrixView y) const = 0;
+                             ConstMatrixView w, MatrixView y, const DropInto& next) const = 0;
   virtual void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w,
                                MatrixView grad_z, float alpha, MatrixView grad_h0,
                                float beta) const = 0;

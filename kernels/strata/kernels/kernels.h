@@ -46,11 +46,24 @@ void scale(MatrixView x, float alpha);
 // y += alpha · x then x *= beta (axpy(alpha, x, y), then scale(x, beta)).
 void mix(float alpha, ConstMatrixView x, float beta, MatrixView y);
 void axpy_scale(float alpha, MatrixView x, MatrixView y, float beta);
+// A fused pass's output, dropped into the next layer's input as dropout_copy(out, to,
+// row_ids, p, seed, epoch, layer) would (to may be out itself; p = 0 copies, or does
+// nothing in place). row_ids names the rows of `to`. No `to` (null data): no drop.
+struct DropInto {
+  MatrixView to;
+  const GlobalId* row_ids = nullptr;
+  float p = 0.0f;
+  std::uint64_t seed = 0;
+  std::int64_t epoch = 0;
+  std::int32_t layer = 0;
+};
+
 // A layer's dense tail in one pass over blocks of rows, the same bits as the calls it
 // fuses (w at least 16 x 16; narrower, it makes those calls):
-// mix(alpha, h0, beta, s), then y = s w, then relu_forward(y, y) (GCNII's conv forward);
+// mix(alpha, h0, beta, s), then y = s w, then relu_forward(y, y), then the drop into the
+// next input (GCNII's conv forward);
 void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
-                   MatrixView y);
+                   MatrixView y, const DropInto& next);
 // relu_backward(y, grad_y, grad_y), then grad_z = grad_y wᵀ, then
 // axpy_scale(alpha, grad_z, grad_h0, beta) (its backward).
 void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,

@@ -86,6 +86,8 @@ class Stage {
   void drop(MatrixView m, const Block& b, int layer) const;
   // dst = src with drop's mask (or a copy when not dropping), in one pass.
   void copy_dropped(ConstMatrixView src, MatrixView dst, const Block& b, int layer) const;
+  // The same drop, for a fused pass to apply to its output (kernels::DropInto).
+  kernels::DropInto drop_into(MatrixView dst, const Block& b, int layer) const;
   // A chunked training pass reads rows of later chunks from history, which the last
   // evaluation wrote without dropout: give them the mask this pass draws for their vertices,
   // so that they are what one process reads (in distribution) and the exact backward,
