@@ -254,11 +254,12 @@ class ProfilingBackend : public Backend {
   }
   // y read, grad_y and grad_h0 read and written, grad_z written, w read.
   void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
-                       float alpha, MatrixView grad_h0, float beta) const override {
+                       float alpha, MatrixView grad_h0, float beta,
+                       const DropInto& drop) const override {
     const OpCost cost{(3 * values(y) + 3 * values(grad_z) + values(w)) * kFloat, 0,
                       2 * values(grad_z) * static_cast<double>(w.cols)};
     record_("relu_gemm_split", cost,
-            [&] { inner_.relu_gemm_split(y, grad_y, w, grad_z, alpha, grad_h0, beta); });
+            [&] { inner_.relu_gemm_split(y, grad_y, w, grad_z, alpha, grad_h0, beta, drop); });
   }
   double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                 const std::uint8_t* mask, double normalizer,

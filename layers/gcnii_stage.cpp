@@ -169,16 +169,20 @@ void GcniiStage::backward(const Block& b) {
   start_backward(b, grad_h, grad_h0);
   const std::vector<Block> pieces = graph_.pieces(b);
   Conv* arriving = nullptr;  // the conv whose d loss / d P is still being gathered
+  int owed = 0;              // the layer whose dropout grad_h (d loss / d P) still owes, 0 for none
   for (auto conv = convs_.rbegin(); conv != convs_.rend(); ++conv) {
     for (const Block& piece : pieces) {
       const MatrixView h = piece_rows(grad_h, b, piece);
-      if (arriving != nullptr) take_input_gradient(*arriving, b, piece, h);
-      backward_conv(*conv, piece, h, piece_rows(grad_h0, b, piece), piece_rows(grad_z, b, piece));
+      if (arriving != nullptr) take_propagated(arriving->g, b, piece, h);
+      backward_conv(*conv, piece, h, piece_rows(grad_h0, b, piece), piece_rows(grad_z, b, piece),
+                    owed);
       if (piece.chunk == kInteriorPiece) graph_.progress();
     }
     arriving = propagate_conv(*conv, b, grad_z, grad_h) ? &*conv : nullptr;
+    owed = conv->layer == 1 && defers_first_conv() ? 0 : conv->layer;
   }
-  if (arriving != nullptr) take_input_gradient(*arriving, b, b, grad_h);
+  if (arriving != nullptr) take_propagated(arriving->g, b, b, grad_h);
+  if (owed != 0) drop(grad_h, b, owed);
   if (first_stage()) {
     finish_input(b, grad_h, grad_h0);
     return;
@@ -204,32 +208,27 @@ void GcniiStage::start_backward(const Block& b, MatrixView grad_h, MatrixView gr
 }
 
 // The rows b (a piece) of a conv's backward up to its aggregation. grad_h: d loss / d y on
-// entry; from dy (after the ReLU): ds = (1 - beta) dy + beta dy Wᵀ, dW += beta sᵀ dy,
-// dh0 += alpha ds, and grad_z = dz = (1 - alpha) ds, what propagate_conv sends through Âᵀ.
+// entry, still to be dropped as the next layer `owed` dropped y (0: it was); from dy (after
+// that and the ReLU): ds = (1 - beta) dy + beta dy Wᵀ, dW += beta sᵀ dy, dh0 += alpha ds, and
+// grad_z = dz = (1 - alpha) ds, what propagate_conv sends through Âᵀ.
 void GcniiStage::backward_conv(const Conv& conv, const Block& b, MatrixView grad_h,
-                               MatrixView grad_h0, MatrixView grad_z) {
+                               MatrixView grad_h0, MatrixView grad_z, int owed) {
+  const kernels::DropInto drop = owed != 0 ? drop_into(grad_h, b, owed) : kernels::DropInto{};
   backend_.relu_gemm_split(rows(conv.y, b), grad_h, conv.mapped.view(), grad_z, model_.alpha,
-                           grad_h0, 1.0f - model_.alpha);
+                           grad_h0, 1.0f - model_.alpha, drop);
   backend_.gemm_tn_accumulate(conv.beta, rows(conv.s, b), grad_h, parameters_.sum(conv.weight));
 }
 
-// dh = Âᵀ dz, started; true when its rows are still to be taken (take_input_gradient),
-// false when grad_h already holds them (whole rows only) or conv 1 defers them.
+// dh = Âᵀ dz (undropped), started; true when its rows are still to be taken
+// (take_propagated), false when grad_h already holds them (whole rows only) or conv 1
+// defers them.
 bool GcniiStage::propagate_conv(Conv& conv, const Block& b, ConstMatrixView grad_z,
                                 MatrixView grad_h) {
   if (conv.layer == 1 && defers_first_conv()) {
     graph_.scatter_gradient(b, grad_z, conv.g.view());
     return false;
   }
-  if (start_propagate(conv.g, b, grad_z, grad_h)) return true;
-  drop(grad_h, b, conv.layer);
-  return false;
-}
-
-void GcniiStage::take_input_gradient(Conv& conv, const Block& b, const Block& piece,
-                                     MatrixView grad_h) {
-  take_propagated(conv.g, b, piece, grad_h);
-  drop(grad_h, piece, conv.layer);
+  return start_propagate(conv.g, b, grad_z, grad_h);
 }
 
 // h0 is conv 1's input and every conv's residual: its gradient is the sum of both. With

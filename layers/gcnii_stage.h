@@ -55,10 +55,8 @@ class GcniiStage : public Stage {
   void forward_output(const Block& b, ConstMatrixView h);
   void start_backward(const Block& b, MatrixView grad_h, MatrixView grad_h0);
   void backward_conv(const Conv& conv, const Block& b, MatrixView grad_h, MatrixView grad_h0,
-                     MatrixView grad_z);
+                     MatrixView grad_z, int owed);
   bool propagate_conv(Conv& conv, const Block& b, ConstMatrixView grad_z, MatrixView grad_h);
-  // grad_h (piece's rows) = d loss / d conv's input h there, after dropout's backward.
-  void take_input_gradient(Conv& conv, const Block& b, const Block& piece, MatrixView grad_h);
   void finish_input(const Block& b, MatrixView grad_h, ConstMatrixView grad_h0);
   // Whether conv 1's gradient waits for every block (chunked), and that wait's end.
   bool defers_first_conv() const { return first_stage() && !whole_rows_only(); }

@@ -15,8 +15,10 @@ void adam_step(std::span<float> param, std::span<const float> grad, std::span<fl
   const float correction1 = static_cast<float>(1.0 - std::pow(double{config.beta1}, t));
   const float correction2 = static_cast<float>(1.0 - std::pow(double{config.beta2}, t));
   const float sqrt_correction2 = std::sqrt(correction2);
-  const std::size_t n = param.size();
-  for (std::size_t i = 0; i < n; ++i) {
+  const auto n = static_cast<std::int64_t>(param.size());
+  // Each entry on its own: the same bits on any thread count.
+#pragma omp parallel for schedule(static) if (n >= 65536)
+  for (std::int64_t i = 0; i < n; ++i) {
     const float g = grad[i] + config.weight_decay * param[i];
     m[i] = config.beta1 * m[i] + (1.0f - config.beta1) * g;
     v[i] = config.beta2 * v[i] + (1.0f - config.beta2) * g * g;

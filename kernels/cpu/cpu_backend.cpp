@@ -184,8 +184,9 @@ class CpuBackend : public Backend {
     kernels::mix_gemm_relu(alpha, h0, beta, s, w, y, next);
   }
   void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
-                       float alpha, MatrixView grad_h0, float beta) const override {
-    kernels::relu_gemm_split(y, grad_y, w, grad_z, alpha, grad_h0, beta);
+                       float alpha, MatrixView grad_h0, float beta,
+                       const DropInto& drop) const override {
+    kernels::relu_gemm_split(y, grad_y, w, grad_z, alpha, grad_h0, beta, drop);
   }
   double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                 const std::uint8_t* mask, double normalizer,

@@ -15,10 +15,14 @@ void check_same_shape(ConstMatrixView a, ConstMatrixView b, const char* what) {
                b.rows, "x", b.cols);
 }
 
-// Applies f(row pointer of each view...) to every row, rows in parallel.
+// Below this many entries a pass takes a few microseconds, less than waking a sleeping
+// thread team (OMP_WAIT_POLICY=passive): GCNII's 64 x 64 weight mappings run on one thread.
+constexpr std::int64_t kParallelEntries = 32768;
+
+// Applies fn(row) to every row of a rows x cols pass, rows in parallel where it is large.
 template <typename RowFn>
-void for_rows(std::int64_t rows, RowFn&& fn) {
-#pragma omp parallel for schedule(static)
+void for_rows(std::int64_t rows, std::int64_t cols, RowFn&& fn) {
+#pragma omp parallel for schedule(static) if (rows * cols >= kParallelEntries)
   for (std::int64_t r = 0; r < rows; ++r) fn(r);
 }
 
@@ -56,13 +60,13 @@ std::vector<std::uint64_t> dropout_column_keys(std::int64_t cols) {
 
 void relu_forward(ConstMatrixView in, MatrixView out) {
   check_same_shape(in, out, "relu_forward");
-  for_rows(in.rows, [&](std::int64_t r) { rows::relu(in.row(r), out.row(r), in.cols); });
+  for_rows(in.rows, in.cols, [&](std::int64_t r) { rows::relu(in.row(r), out.row(r), in.cols); });
 }
 
 void relu_backward(ConstMatrixView out_or_in, ConstMatrixView grad_out, MatrixView grad_in) {
   check_same_shape(out_or_in, grad_out, "relu_backward");
   check_same_shape(grad_out, grad_in, "relu_backward");
-  for_rows(grad_in.rows, [&](std::int64_t r) {
+  for_rows(grad_in.rows, grad_in.cols, [&](std::int64_t r) {
     rows::relu_backward(out_or_in.row(r), grad_out.row(r), grad_in.row(r), grad_in.cols);
   });
 }
@@ -70,7 +74,7 @@ void relu_backward(ConstMatrixView out_or_in, ConstMatrixView grad_out, MatrixVi
 void add_bias_rows(MatrixView y, std::span<const float> bias) {
   STRATA_CHECK(static_cast<std::int64_t>(bias.size()) == y.cols, "add_bias_rows: bias has ",
                bias.size(), " entries for ", y.cols, " columns");
-  for_rows(y.rows, [&](std::int64_t r) {
+  for_rows(y.rows, y.cols, [&](std::int64_t r) {
     float* dst = y.row(r);
     for (std::int64_t c = 0; c < y.cols; ++c) dst[c] += bias[c];
   });
@@ -90,7 +94,7 @@ void column_sums(ConstMatrixView x, std::span<float> out, bool accumulate) {
 
 void axpy(float alpha, ConstMatrixView x, MatrixView y) {
   check_same_shape(x, y, "axpy");
-  for_rows(y.rows, [&](std::int64_t r) {
+  for_rows(y.rows, y.cols, [&](std::int64_t r) {
     const float* src = x.row(r);
     float* dst = y.row(r);
     for (std::int64_t c = 0; c < y.cols; ++c) dst[c] += alpha * src[c];
@@ -99,17 +103,18 @@ void axpy(float alpha, ConstMatrixView x, MatrixView y) {
 
 void mix(float alpha, ConstMatrixView x, float beta, MatrixView y) {
   check_same_shape(x, y, "mix");
-  for_rows(y.rows, [&](std::int64_t r) { rows::mix(alpha, x.row(r), beta, y.row(r), y.cols); });
+  for_rows(y.rows, y.cols,
+           [&](std::int64_t r) { rows::mix(alpha, x.row(r), beta, y.row(r), y.cols); });
 }
 
 void axpy_scale(float alpha, MatrixView x, MatrixView y, float beta) {
   check_same_shape(x, y, "axpy_scale");
-  for_rows(y.rows,
+  for_rows(y.rows, y.cols,
            [&](std::int64_t r) { rows::axpy_scale(alpha, x.row(r), y.row(r), beta, y.cols); });
 }
 
 void scale(MatrixView x, float alpha) {
-  for_rows(x.rows, [&](std::int64_t r) {
+  for_rows(x.rows, x.cols, [&](std::int64_t r) {
     float* dst = x.row(r);
     for (std::int64_t c = 0; c < x.cols; ++c) dst[c] *= alpha;
   });
@@ -117,11 +122,12 @@ void scale(MatrixView x, float alpha) {
 
 void copy(ConstMatrixView x, MatrixView y) {
   check_same_shape(x, y, "copy");
-  for_rows(y.rows, [&](std::int64_t r) { std::copy(x.row(r), x.row(r) + x.cols, y.row(r)); });
+  for_rows(y.rows, y.cols,
+           [&](std::int64_t r) { std::copy(x.row(r), x.row(r) + x.cols, y.row(r)); });
 }
 
 void zero(MatrixView x) {
-  for_rows(x.rows, [&](std::int64_t r) { std::fill(x.row(r), x.row(r) + x.cols, 0.0f); });
+  for_rows(x.rows, x.cols, [&](std::int64_t r) { std::fill(x.row(r), x.row(r) + x.cols, 0.0f); });
 }
 
 RowDropout::RowDropout(float p, std::uint64_t seed, std::int64_t epoch, std::int32_t layer,
@@ -151,7 +157,7 @@ void dropout_copy(ConstMatrixView x, MatrixView y, std::span<const GlobalId> row
                " row ids for ", x.rows, " rows");
   if (p == 0.0f && x.data == y.data) return;
   const RowDropout drop(p, seed, epoch, layer, x.cols);
-  for_rows(x.rows, [&](std::int64_t r) { drop.apply(x.row(r), y.row(r), row_ids[r]); });
+  for_rows(x.rows, x.cols, [&](std::int64_t r) { drop.apply(x.row(r), y.row(r), row_ids[r]); });
 }
 
 void dropout(MatrixView x, std::span<const GlobalId> row_ids, float p, std::uint64_t seed,

@@ -66,21 +66,30 @@ void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, Co
 }
 
 void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
-                     float alpha, MatrixView grad_h0, float beta) {
+                     float alpha, MatrixView grad_h0, float beta, const DropInto& drop) {
+  const bool dropping = drop.to.data != nullptr && drop.p > 0.0f;
+  STRATA_CHECK(drop.to.data == nullptr || drop.to.data == grad_y.data,
+               "relu_gemm_split: the drop must be grad_y's own");
   check_rows(y, grad_y, "relu_gemm_split");
   check_rows(grad_z, grad_h0, "relu_gemm_split");
   STRATA_CHECK(w.cols == y.cols && grad_z.rows == y.rows && grad_z.cols == w.rows,
                "relu_gemm_split: y ", y.rows, "x", y.cols, ", w ", w.rows, "x", w.cols, ", grad_z ",
                grad_z.rows, "x", grad_z.cols);
   if (!blocked(w)) {
+    if (dropping)
+      dropout(grad_y, {drop.row_ids, static_cast<std::size_t>(grad_y.rows)}, drop.p, drop.seed,
+              drop.epoch, drop.layer);
     relu_backward(y, grad_y, grad_y);
     gemm(false, true, 1.0f, grad_y, w, 0.0f, grad_z);
     axpy_scale(alpha, grad_z, grad_h0, beta);
     return;
   }
+  const RowDropout dropper(dropping ? drop.p : 0.0f, drop.seed, drop.epoch, drop.layer, y.cols);
   for_blocks(y.rows, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t r = begin; r < end; ++r)
+    for (std::int64_t r = begin; r < end; ++r) {
+      if (dropping) dropper.apply(grad_y.row(r), grad_y.row(r), drop.row_ids[r]);
       rows::relu_backward(y.row(r), grad_y.row(r), grad_y.row(r), y.cols);
+    }
     gemm(false, true, 1.0f, grad_y.rows_range(begin, end), w, 0.0f, grad_z.rows_range(begin, end));
     for (std::int64_t r = begin; r < end; ++r)
       rows::axpy_scale(alpha, grad_z.row(r), grad_h0.row(r), beta, grad_z.cols);

@@ -102,7 +102,8 @@ std::vector<float> layer_passes(const kernels::Backend& b, const Matrix& h0, con
   const kernels::Buffer row_ids = kernels::to_backend<GlobalId>(b, ids);
   const kernels::DropInto next{qt.view(), row_ids.as<GlobalId>(), 0.5f, 3, 1, 2};
   b.mix_gemm_relu(0.1f, h0t.view(), 0.9f, st.view(), wt.view(), yt.view(), next);
-  b.relu_gemm_split(yt.view(), gt.view(), wt.view(), zt.view(), 0.3f, h0t.view(), 0.7f);
+  b.relu_gemm_split(yt.view(), gt.view(), wt.view(), zt.view(), 0.3f, h0t.view(), 0.7f,
+                    {gt.view(), row_ids.as<GlobalId>(), 0.5f, 3, 1, 4});
   std::vector<float> all;
   for (const kernels::Tensor* t : {&st, &yt, &qt, &gt, &zt, &h0t}) {
     const Matrix m = kernels::to_host(b, *t);

@@ -7,6 +7,7 @@
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <numeric>
 
 #include "strata/kernels/kernels.h"
 #include "test_util.h"
@@ -123,7 +124,7 @@ TEST_CASE("relu_gemm_split equals a naive reference and the calls it fuses", "[k
         dh0.at(r, k) = static_cast<float>(g0.at(r, k) + 0.3 * sum);
         dz.at(r, k) = static_cast<float>(0.7 * sum);
       }
-    kernels::relu_gemm_split(y, gy, w, gz, 0.3f, g0, 0.7f);
+    kernels::relu_gemm_split(y, gy, w, gz, 0.3f, g0, 0.7f, {});
     kernels::relu_backward(y, gy2, gy2);
     kernels::gemm(false, true, 1.0f, gy2, w, 0.0f, gz2);
     kernels::axpy_scale(0.3f, gz2, g02, 0.7f);
@@ -133,6 +134,32 @@ TEST_CASE("relu_gemm_split equals a naive reference and the calls it fuses", "[k
     require_close(gz, gz2, 1e-6 * static_cast<double>(shape.out));
     require_close(g0, g02, 1e-6 * static_cast<double>(shape.out));
   }
+}
+
+// The gradient's dropout first, then the rest: as dropout() and then the unfused calls.
+TEST_CASE("relu_gemm_split drops the gradient as dropout does, before the ReLU's mask",
+          "[kernels][fused]") {
+  for (const Shape& shape : kShapes)
+    for (const float p : {0.0f, 0.4f}) {
+      INFO(shape.rows << " x " << shape.in << " <- " << shape.out << ", p " << p);
+      std::vector<float> ys, gys, ws, gzs, g0s, gys2, gzs2, g0s2;
+      const MatrixView y = test::random_view(ys, shape.rows, shape.out, 1, 1);
+      const MatrixView gy = test::random_view(gys, shape.rows, shape.out, 2, 2);
+      const MatrixView w = test::random_view(ws, shape.in, shape.out, 0, 3);
+      const MatrixView gz = test::random_view(gzs, shape.rows, shape.in, 3, 4);
+      const MatrixView g0 = test::random_view(g0s, shape.rows, shape.in, 1, 5);
+      const MatrixView gy2 = test::random_view(gys2, shape.rows, shape.out, 2, 2);
+      const MatrixView gz2 = test::random_view(gzs2, shape.rows, shape.in, 3, 4);
+      const MatrixView g02 = test::random_view(g0s2, shape.rows, shape.in, 1, 5);
+      std::vector<GlobalId> ids(static_cast<std::size_t>(shape.rows));
+      for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<GlobalId>(5 * i + 2);
+      kernels::relu_gemm_split(y, gy, w, gz, 0.3f, g0, 0.7f, {gy, ids.data(), p, 4, 3, 6});
+      kernels::dropout(gy2, ids, p, 4, 3, 6);
+      kernels::relu_gemm_split(y, gy2, w, gz2, 0.3f, g02, 0.7f, {});
+      require_same(gys, gys2);
+      require_same(gzs, gzs2);
+      require_same(g0s, g0s2);
+    }
 }
 
 // Blocks are fixed by row, not by thread: 1, 2 and 3 threads give the same bits.
@@ -148,7 +175,9 @@ TEST_CASE("the fused passes do not depend on the thread count", "[kernels][fused
     const MatrixView y = test::random_view(ys, 1700, 64, 0, 4);
     const MatrixView gz = test::random_view(gzs, 1700, 64, 0, 5);
     kernels::mix_gemm_relu(0.1f, h0, 0.9f, s, w, y, {});
-    kernels::relu_gemm_split(y, s, w, gz, 0.3f, h0, 0.7f);
+    std::vector<GlobalId> ids(1700);
+    std::iota(ids.begin(), ids.end(), GlobalId{0});
+    kernels::relu_gemm_split(y, s, w, gz, 0.3f, h0, 0.7f, {s, ids.data(), 0.3f, 1, 2, 3});
     for (auto* v : {&h0s, &ss, &ys, &gzs}) results.push_back(*v);
   }
   omp_set_num_threads(threads);

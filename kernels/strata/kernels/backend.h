@@ -179,13 +179,13 @@ class Backend {
   virtual void dropout_copy(ConstMatrixView x, MatrixView y, const GlobalId* row_ids, float p,
                             std::uint64_t seed, std::int64_t epoch, std::int32_t layer) const = 0;
   // kernels.h's fused layer passes: GCNII's conv forward (s = beta s + alpha h0, y =
-  // relu(s w), y dropped into the next layer's input) and backward (dy through the ReLU,
-  // dz = dy wᵀ, dh0 += alpha dz, dz *= beta). next.row_ids as dropout's row_ids.
+  // relu(s w), y dropped into the next layer's input) and backward (dy through that drop
+  // and the ReLU, dz = dy wᵀ, dh0 += alpha dz, dz *= beta). row_ids as dropout's.
   virtual void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s,
                              ConstMatrixView w, MatrixView y, const DropInto& next) const = 0;
   virtual void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w,
-                               MatrixView grad_z, float alpha, MatrixView grad_h0,
-                               float beta) const = 0;
+                               MatrixView grad_z, float alpha, MatrixView grad_h0, float beta,
+                               const DropInto& drop) const = 0;
   virtual double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                         const std::uint8_t* mask, double normalizer,
                                         MatrixView grad) const = 0;

@@ -64,10 +64,12 @@ struct DropInto {
 // next input (GCNII's conv forward);
 void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
                    MatrixView y, const DropInto& next);
+// dropout(grad_y, ...) as `drop` says (drop.to is grad_y, or null: no dropout), then
 // relu_backward(y, grad_y, grad_y), then grad_z = grad_y wᵀ, then
-// axpy_scale(alpha, grad_z, grad_h0, beta) (its backward).
+// axpy_scale(alpha, grad_z, grad_h0, beta) (its backward: the drop is that of the forward's
+// next_input).
 void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
-                     float alpha, MatrixView grad_h0, float beta);
+                     float alpha, MatrixView grad_h0, float beta, const DropInto& drop);
 // y = x (same shape).
 void copy(ConstMatrixView x, MatrixView y);
 // x = 0.
