@@ -103,18 +103,23 @@ TEST_CASE("mix_gemm_relu drops its output as dropout_copy does", "[kernels][fuse
       }
 }
 
+// The backward's operands, the same numbers each time they are drawn for a shape.
+struct BackwardOperands {
+  std::vector<float> ys, gys, ws, gzs, g0s;
+  MatrixView y, gy, w, gz, g0;
+  explicit BackwardOperands(const Shape& shape)
+      : y(test::random_view(ys, shape.rows, shape.out, 1, 1)),
+        gy(test::random_view(gys, shape.rows, shape.out, 2, 2)),
+        w(test::random_view(ws, shape.in, shape.out, 0, 3)),
+        gz(test::random_view(gzs, shape.rows, shape.in, 3, 4)),
+        g0(test::random_view(g0s, shape.rows, shape.in, 1, 5)) {}
+};
+
 TEST_CASE("relu_gemm_split equals a naive reference and the calls it fuses", "[kernels][fused]") {
   for (const Shape& shape : kShapes) {
     INFO(shape.rows << " x " << shape.in << " <- " << shape.out);
-    std::vector<float> ys, gys, ws, gzs, g0s, gys2, gzs2, g0s2;
-    const MatrixView y = test::random_view(ys, shape.rows, shape.out, 1, 1);
-    const MatrixView gy = test::random_view(gys, shape.rows, shape.out, 2, 2);
-    const MatrixView w = test::random_view(ws, shape.in, shape.out, 0, 3);
-    const MatrixView gz = test::random_view(gzs, shape.rows, shape.in, 3, 4);
-    const MatrixView g0 = test::random_view(g0s, shape.rows, shape.in, 1, 5);
-    const MatrixView gy2 = test::random_view(gys2, shape.rows, shape.out, 2, 2);
-    const MatrixView gz2 = test::random_view(gzs2, shape.rows, shape.in, 3, 4);
-    const MatrixView g02 = test::random_view(g0s2, shape.rows, shape.in, 1, 5);
+    BackwardOperands a(shape), b(shape);
+    const MatrixView y = a.y, gy = a.gy, w = a.w, gz = a.gz, g0 = a.g0;
     Matrix dz(shape.rows, shape.in, 0.0f), dh0(shape.rows, shape.in, 0.0f);
     for (std::int64_t r = 0; r < shape.rows; ++r)
       for (std::int64_t k = 0; k < shape.in; ++k) {
@@ -125,14 +130,14 @@ TEST_CASE("relu_gemm_split equals a naive reference and the calls it fuses", "[k
         dz.at(r, k) = static_cast<float>(0.7 * sum);
       }
     kernels::relu_gemm_split(y, gy, w, gz, 0.3f, g0, 0.7f, {});
-    kernels::relu_backward(y, gy2, gy2);
-    kernels::gemm(false, true, 1.0f, gy2, w, 0.0f, gz2);
-    kernels::axpy_scale(0.3f, gz2, g02, 0.7f);
-    require_same(gys, gys2);  // the ReLU's mask: the same bits
+    kernels::relu_backward(b.y, b.gy, b.gy);
+    kernels::gemm(false, true, 1.0f, b.gy, b.w, 0.0f, b.gz);
+    kernels::axpy_scale(0.3f, b.gz, b.g0, 0.7f);
+    require_same(a.gys, b.gys);  // the ReLU's mask: the same bits
     require_close(gz, dz.view(), 1e-5 * static_cast<double>(shape.out));
     require_close(g0, dh0.view(), 1e-5 * static_cast<double>(shape.out));
-    require_close(gz, gz2, 1e-6 * static_cast<double>(shape.out));
-    require_close(g0, g02, 1e-6 * static_cast<double>(shape.out));
+    require_close(gz, b.gz, 1e-6 * static_cast<double>(shape.out));
+    require_close(g0, b.g0, 1e-6 * static_cast<double>(shape.out));
   }
 }
 
@@ -142,23 +147,16 @@ TEST_CASE("relu_gemm_split drops the gradient as dropout does, before the ReLU's
   for (const Shape& shape : kShapes)
     for (const float p : {0.0f, 0.4f}) {
       INFO(shape.rows << " x " << shape.in << " <- " << shape.out << ", p " << p);
-      std::vector<float> ys, gys, ws, gzs, g0s, gys2, gzs2, g0s2;
-      const MatrixView y = test::random_view(ys, shape.rows, shape.out, 1, 1);
-      const MatrixView gy = test::random_view(gys, shape.rows, shape.out, 2, 2);
-      const MatrixView w = test::random_view(ws, shape.in, shape.out, 0, 3);
-      const MatrixView gz = test::random_view(gzs, shape.rows, shape.in, 3, 4);
-      const MatrixView g0 = test::random_view(g0s, shape.rows, shape.in, 1, 5);
-      const MatrixView gy2 = test::random_view(gys2, shape.rows, shape.out, 2, 2);
-      const MatrixView gz2 = test::random_view(gzs2, shape.rows, shape.in, 3, 4);
-      const MatrixView g02 = test::random_view(g0s2, shape.rows, shape.in, 1, 5);
+      BackwardOperands a(shape), b(shape);
       std::vector<GlobalId> ids(static_cast<std::size_t>(shape.rows));
       for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<GlobalId>(5 * i + 2);
-      kernels::relu_gemm_split(y, gy, w, gz, 0.3f, g0, 0.7f, {gy, ids.data(), p, 4, 3, 6});
-      kernels::dropout(gy2, ids, p, 4, 3, 6);
-      kernels::relu_gemm_split(y, gy2, w, gz2, 0.3f, g02, 0.7f, {});
-      require_same(gys, gys2);
-      require_same(gzs, gzs2);
-      require_same(g0s, g0s2);
+      kernels::relu_gemm_split(a.y, a.gy, a.w, a.gz, 0.3f, a.g0, 0.7f,
+                               {a.gy, ids.data(), p, 4, 3, 6});
+      kernels::dropout(b.gy, ids, p, 4, 3, 6);
+      kernels::relu_gemm_split(b.y, b.gy, b.w, b.gz, 0.3f, b.g0, 0.7f, {});
+      require_same(a.gys, b.gys);
+      require_same(a.gzs, b.gzs);
+      require_same(a.g0s, b.g0s);
     }
 }
 
