@@ -5,7 +5,8 @@ import statistics
 from figure_base import f, markdown, table
 
 KEY = ("graph", "model", "layers")
-GRAPH_NAMES = {"physics": "coauthor_physics", "rmat-1M": "R-MAT, 1M vertices"}
+GRAPH_NAMES = {"physics": "coauthor_physics", "physics-rcm": "coauthor_physics, RCM-numbered",
+               "rmat-1M": "R-MAT, 1M vertices"}
 
 
 def configs():
@@ -39,6 +40,16 @@ def largest_ops(build, key, n=3):
     ops.sort(key=lambda r: -float(r["seconds"]))
     return ", ".join(f"{r['op']} {1e3 * float(r['seconds']):.0f} ms "
                      f"({float(r['seconds']) / float(r['floor_s']):.1f}x)" for r in ops[:n])
+
+
+def fig_profile__rcm_vs_start():
+    """GCNII 16: the start on physics as loaded against this build on the RCM-numbered file."""
+    start = epochs("before", ("physics", "gcnii", "16"))
+    now = epochs("after", ("physics-rcm", "gcnii", "16"))
+    if not start or not now:
+        return "not measured"
+    return (f"{f(statistics.median(start), 3)} s -> {f(statistics.median(now), 3)} s, "
+            f"{statistics.median(start) / statistics.median(now):.2f}x")
 
 
 def fig_profile__source():
