@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "narrow_gemm.h"
 #include "strata/kernels/kernels.h"
 
 namespace strata::kernels {
@@ -37,6 +38,10 @@ void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatri
       zero(c);
     else
       scale(c, beta);
+    return;
+  }
+  if (!trans_a && alpha == 1.0f && beta == 0.0f && narrow_gemm_applies(c.rows, sa.cols, c.cols)) {
+    narrow_gemm(a, b, trans_b, c);
     return;
   }
   cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,

@@ -119,7 +119,8 @@ TEST_CASE("spmm with null values treats entries as 1", "[kernels][spmm]") {
   CHECK(y.at(2, 0) == 10);
 }
 
-void check_gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k) {
+void check_gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
+                float alpha = 2.0f, float beta = 0.25f) {
   std::vector<float> as, bs, cs;
   const MatrixView a = ta ? test::random_view(as, k, m, 1, 3) : test::random_view(as, m, k, 1, 3);
   const MatrixView b = tb ? test::random_view(bs, n, k, 2, 4) : test::random_view(bs, k, n, 2, 4);
@@ -127,13 +128,15 @@ void check_gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k
   Matrix expected(m, n);
   for (std::int64_t i = 0; i < m; ++i) {
     for (std::int64_t j = 0; j < n; ++j) {
-      double sum = 0.25 * c.at(i, j);
+      double sum = beta == 0.0f ? 0.0 : double{beta} * c.at(i, j);
       for (std::int64_t p = 0; p < k; ++p)
-        sum += 2.0 * (ta ? a.at(p, i) : a.at(i, p)) * (tb ? b.at(j, p) : b.at(p, j));
+        sum += double{alpha} * (ta ? a.at(p, i) : a.at(i, p)) * (tb ? b.at(j, p) : b.at(p, j));
       expected.at(i, j) = static_cast<float>(sum);
     }
   }
-  kernels::gemm(ta, tb, 2.0f, a, b, 0.25f, c);
+  if (beta == 0.0f)  // must not be read
+    for (std::int64_t i = 0; i < m; ++i) c.at(i, n - 1) = std::nanf("");
+  kernels::gemm(ta, tb, alpha, a, b, beta, c);
   for (std::int64_t i = 0; i < m; ++i)
     for (std::int64_t j = 0; j < n; ++j)
       REQUIRE(c.at(i, j) == Approx(expected.at(i, j)).margin(1e-3));
@@ -150,6 +153,37 @@ TEST_CASE("gemm matches a naive reference", "[kernels][gemm]") {
       }
   }
   check_gemm(false, false, 1001, 3, 2);
+}
+
+// The narrow path (cpu/narrow_gemm.cpp): at least 1,024 rows, op(b) at most 16 wide or at
+// most 16 deep; a classifier's forward and backward shapes and the edges of both loops.
+TEST_CASE("gemm with a narrow right-hand side matches a naive reference", "[kernels][gemm]") {
+  for (const bool tb : {false, true}) {
+    for (const std::int64_t n : {1, 5, 15, 16}) check_gemm(false, tb, 1027, n, 64, 1.0f, 0.0f);
+    for (const std::int64_t k : {1, 5, 16}) {
+      check_gemm(false, tb, 1030, 64, k, 1.0f, 0.0f);
+      check_gemm(false, tb, 1024, 70, k, 1.0f, 0.0f);
+    }
+    check_gemm(false, tb, 2049, 3, 200, 1.0f, 0.0f);
+  }
+}
+
+// Each row's entries are one chain over k: the same bits on 1 and 3 threads.
+TEST_CASE("narrow gemm is bitwise the same for any thread count", "[kernels][gemm]") {
+  for (const std::int64_t n : {5, 64}) {
+    const std::int64_t k = n == 5 ? 64 : 7;
+    std::vector<float> as, bs;
+    const MatrixView a = test::random_view(as, 3001, k, 1, 1);
+    const MatrixView b = test::random_view(bs, k, n, 0, 2);
+    Matrix one(3001, n), three(3001, n);
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(1);
+    kernels::gemm(false, false, 1.0f, a, b, 0.0f, one.view());
+    omp_set_num_threads(3);
+    kernels::gemm(false, false, 1.0f, a, b, 0.0f, three.view());
+    omp_set_num_threads(saved);
+    REQUIRE(one.storage() == three.storage());
+  }
 }
 
 }  // namespace
