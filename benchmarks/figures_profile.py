@@ -42,6 +42,27 @@ def largest_ops(build, key, n=3):
                      f"({float(r['seconds']) / float(r['floor_s']):.1f}x)" for r in ops[:n])
 
 
+def floor_ratio(build, key):
+    e = next(r for r in op_rows(build, key) if r["op"] == "epoch")
+    return float(e["seconds"]) / float(e["floor_s"])
+
+
+def fig_profile__gcnii_floor():
+    """GCNII 16 on physics after: profiled epoch / floor, as loaded and RCM-numbered."""
+    loaded, rcm = ("physics", "gcnii", "16"), ("physics-rcm", "gcnii", "16")
+    return f"{floor_ratio('after', loaded):.2f}x as loaded, {floor_ratio('after', rcm):.2f}x RCM-numbered"
+
+
+def speedup(key):
+    return statistics.median(epochs("before", key)) / statistics.median(epochs("after", key))
+
+
+def fig_profile__gcnii_same():
+    """GCNII 16: before / after on the same file."""
+    return (f"{speedup(('physics', 'gcnii', '16')):.2f}x on the same file as loaded, "
+            f"{speedup(('physics-rcm', 'gcnii', '16')):.2f}x on the RCM-numbered file")
+
+
 def fig_profile__rcm_vs_start():
     """GCNII 16: the start on physics as loaded against this build on the RCM-numbered file."""
     start = epochs("before", ("physics", "gcnii", "16"))
