@@ -2,9 +2,11 @@
 // a block, runs every step on it (the elementwise passes and a single-threaded GEMM, since
 // OpenBLAS runs on its caller's thread inside a parallel region) and moves on. The
 // unfused calls stream each N x 64 matrix through the last-level cache once per step.
-// Elementwise steps round as kernels.h's calls do (the build's baseline has no FMA), and
-// a row's GEMM result does not depend on its block where the product is at least 16
-// wide (tests/kernels/test_fused_layer.cpp); narrower ones run the unfused calls.
+// Elementwise steps round as kernels.h's calls do (the build's baseline has no FMA). The
+// GEMM's rows came out the same from one 512-row call as from one whole-matrix call with
+// Debian's OpenBLAS 0.3.21 where the product is at least 16 wide (narrower ones took its
+// small-matrix kernel, and run the unfused calls here); the kernel test holds the fused
+// passes to the unfused calls within rounding, not bit for bit, in case a BLAS differs.
 #include <algorithm>
 
 #include "dropout_keys.h"

@@ -59,7 +59,8 @@ struct DropInto {
 };
 
 // A layer's dense tail in one pass over blocks of rows, the same bits as the calls it
-// fuses (w at least 16 x 16; narrower, it makes those calls):
+// fuses wherever the BLAS computes a row alike in a block and in the whole (as OpenBLAS
+// 0.3.21 does at widths of 16 and more; narrower w, it makes those calls):
 // mix(alpha, h0, beta, s), then y = s w, then relu_forward(y, y), then the drop into the
 // next input (GCNII's conv forward);
 void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
