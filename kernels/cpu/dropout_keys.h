@@ -45,8 +45,15 @@ class RowDropout {
              std::int64_t cols);
   // dst = the row src of the vertex `id`, dropped; src may be dst. With p = 0, a copy.
   void apply(const float* src, float* dst, GlobalId id) const;
+  // The n stored values of a sparse row of vertex `id`, in its columns, dropped in place
+  // (sparse_dropout.cpp).
+  void apply_sparse(const LocalId* columns, float* values, std::int64_t n, GlobalId id) const;
 
  private:
+  std::uint64_t row_key(GlobalId id) const {
+    return hash_key(base_, static_cast<std::uint64_t>(id));
+  }
+
   float p_, keep_scale_;
   std::uint32_t threshold_;
   std::uint64_t base_;

@@ -10,11 +10,6 @@
 namespace strata::kernels {
 namespace {
 
-void check_same_shape(ConstMatrixView a, ConstMatrixView b, const char* what) {
-  STRATA_CHECK(a.rows == b.rows && a.cols == b.cols, what, ": shapes ", a.rows, "x", a.cols, " vs ",
-               b.rows, "x", b.cols);
-}
-
 // Below this many entries a pass takes a few microseconds, less than waking a sleeping
 // thread team (OMP_WAIT_POLICY=passive): GCNII's 64 x 64 weight mappings run on one thread.
 constexpr std::int64_t kParallelEntries = 32768;
@@ -146,8 +141,7 @@ void RowDropout::apply(const float* src, float* dst, GlobalId id) const {
     if (src != dst) std::copy(src, src + cols_, dst);
     return;
   }
-  const std::uint64_t row_key = hash_key(base_, static_cast<std::uint64_t>(id));
-  dropout_row(src, dst, cols_, row_key, column_keys_.data(), keep_scale_, threshold_);
+  dropout_row(src, dst, cols_, row_key(id), column_keys_.data(), keep_scale_, threshold_);
 }
 
 void dropout_copy(ConstMatrixView x, MatrixView y, std::span<const GlobalId> row_ids, float p,

@@ -32,16 +32,11 @@ void for_blocks(std::int64_t rows, Step&& step) {
     step(i * kBlockRows, std::min(rows, (i + 1) * kBlockRows));
 }
 
-void check_rows(ConstMatrixView a, ConstMatrixView b, const char* what) {
-  STRATA_CHECK(a.rows == b.rows && a.cols == b.cols, what, ": shapes ", a.rows, "x", a.cols, " vs ",
-               b.rows, "x", b.cols);
-}
-
 }  // namespace
 
 void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
                    MatrixView y, const DropInto& next) {
-  check_rows(h0, s, "mix_gemm_relu");
+  check_same_shape(h0, s, "mix_gemm_relu");
   STRATA_CHECK(w.rows == s.cols && y.rows == s.rows && y.cols == w.cols, "mix_gemm_relu: s ",
                s.rows, "x", s.cols, ", w ", w.rows, "x", w.cols, ", y ", y.rows, "x", y.cols);
   if (!blocked(w)) {
@@ -54,7 +49,7 @@ void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, Co
     return;
   }
   const bool dropping = next.to.data != nullptr;
-  if (dropping) check_rows(y, next.to, "mix_gemm_relu's drop");
+  if (dropping) check_same_shape(y, next.to, "mix_gemm_relu's drop");
   const RowDropout drop(next.p, next.seed, next.epoch, next.layer, y.cols);
   for_blocks(s.rows, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t r = begin; r < end; ++r) rows::mix(alpha, h0.row(r), beta, s.row(r), s.cols);
@@ -72,8 +67,8 @@ void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, Ma
   const bool dropping = drop.to.data != nullptr && drop.p > 0.0f;
   STRATA_CHECK(drop.to.data == nullptr || drop.to.data == grad_y.data,
                "relu_gemm_split: the drop must be grad_y's own");
-  check_rows(y, grad_y, "relu_gemm_split");
-  check_rows(grad_z, grad_h0, "relu_gemm_split");
+  check_same_shape(y, grad_y, "relu_gemm_split");
+  check_same_shape(grad_z, grad_h0, "relu_gemm_split");
   STRATA_CHECK(w.cols == y.cols && grad_z.rows == y.rows && grad_z.cols == w.rows,
                "relu_gemm_split: y ", y.rows, "x", y.cols, ", w ", w.rows, "x", w.cols, ", grad_z ",
                grad_z.rows, "x", grad_z.cols);

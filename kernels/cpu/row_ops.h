@@ -1,9 +1,21 @@
-// One row of the elementwise kernels: the whole-matrix calls (elementwise.cpp) and the
-// fused layer passes (fused_layer.cpp) share them, so both round alike.
+// One row of the elementwise kernels, and their shape check: the whole-matrix calls
+// (elementwise.cpp) and the fused layer passes (fused_layer.cpp) share them, so both round alike.
 #pragma once
 
 #include <bit>
 #include <cstdint>
+
+#include "strata/core/error.h"
+#include "strata/core/matrix.h"
+
+namespace strata::kernels {
+
+inline void check_same_shape(ConstMatrixView a, ConstMatrixView b, const char* what) {
+  STRATA_CHECK(a.rows == b.rows && a.cols == b.cols, what, ": shapes ", a.rows, "x", a.cols, " vs ",
+               b.rows, "x", b.cols);
+}
+
+}  // namespace strata::kernels
 
 namespace strata::kernels::rows {
 

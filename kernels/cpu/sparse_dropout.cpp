@@ -22,6 +22,12 @@ __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void dropout
 
 }  // namespace
 
+void RowDropout::apply_sparse(const LocalId* columns, float* values, std::int64_t n,
+                              GlobalId id) const {
+  if (p_ == 0.0f) return;
+  dropout_csr_row(columns, values, n, row_key(id), column_keys_.data(), keep_scale_, threshold_);
+}
+
 void dropout_csr(CsrView a, std::span<float> values, std::span<const GlobalId> row_ids, float p,
                  std::uint64_t seed, std::int64_t epoch, std::int32_t layer) {
   STRATA_CHECK(static_cast<std::int64_t>(row_ids.size()) == a.rows, "dropout_csr: ", row_ids.size(),
@@ -30,17 +36,12 @@ void dropout_csr(CsrView a, std::span<float> values, std::span<const GlobalId> r
                " values for ", a.nnz(), " entries");
   STRATA_CHECK(p >= 0.0f && p < 1.0f, "dropout_csr: p = ", p);
   if (p == 0.0f) return;
-  const float keep_scale = 1.0f / (1.0f - p);
-  const std::uint32_t threshold = drop_threshold(p);
-  const std::uint64_t base =
-      hash_key(seed, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(layer));
-  const std::vector<std::uint64_t> column_keys = dropout_column_keys(a.cols);
+  const RowDropout drop(p, seed, epoch, layer, a.cols);
 #pragma omp parallel for schedule(dynamic, 256)
   for (LocalId r = 0; r < a.rows; ++r) {
-    const std::uint64_t row_key = hash_key(base, static_cast<std::uint64_t>(row_ids[r]));
     const EdgeOffset begin = a.offsets[r];
-    dropout_csr_row(a.indices + begin, values.data() + begin, a.offsets[r + 1] - begin, row_key,
-                    column_keys.data(), keep_scale, threshold);
+    drop.apply_sparse(a.indices + begin, values.data() + begin, a.offsets[r + 1] - begin,
+                      row_ids[r]);
   }
 }
 
