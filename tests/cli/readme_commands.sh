@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's commands, as a reader would paste them, in a fresh directory laid out as the
-# README assumes (build/bin/strata, datasets/, scripts/), after the README's environment
+# README assumes (build/bin/strata, data/, scripts/), after the README's environment
 # block:
 #   --own-graph  runs the "Your own graph" block verbatim: it must make mygraph/ and train it
 #                on 4 ranks (graph mode from the dataset and from shards, and a pipeline).
@@ -21,7 +21,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/build/bin"
 ln -s "$strata" "$work/build/bin/strata"
 ln -s "$src/scripts" "$work/scripts"
-[[ -d $datasets ]] && ln -s "$datasets" "$work/datasets"
+[[ -d $datasets ]] && ln -s "$datasets" "$work/data"
 cd "$work"
 
 # block MARKER: the lines between <!-- readme:MARKER --> and its end tag, without fences.
