@@ -31,36 +31,32 @@ SparseFeatures::SparseFeatures(CsrView x) : x_(x) {
   STRATA_CHECK(x.values != nullptr || x.nnz() == 0, "SparseFeatures: x has no values");
   transposed_ = transpose_with_source(x_, source_);
   values_.resize(static_cast<std::size_t>(x.nnz()));
-  raw_ = false;
-  reset();
+  raw_transposed_.resize(source_.size());
+  for (std::size_t k = 0; k < source_.size(); ++k) raw_transposed_[k] = x_.values[source_[k]];
 }
 
 CsrView SparseFeatures::view() const {
   CsrView v = x_;
-  v.values = values_.data();
+  if (!raw_) v.values = values_.data();
   return v;
 }
 
 CsrView SparseFeatures::transposed_view() const {
-  return transposed_.view();
+  CsrView v = transposed_.view();
+  if (raw_) v.values = raw_transposed_.data();
+  return v;
 }
 
 void SparseFeatures::reset() {
-  if (raw_) return;
-  std::copy(x_.values, x_.values + x_.nnz(), values_.begin());
-  sync_transposed();
   raw_ = true;
 }
 
 void SparseFeatures::dropout(std::span<const GlobalId> row_ids, float p, std::uint64_t seed,
                              std::int64_t epoch, std::int32_t layer) {
+  raw_ = p == 0.0f;
+  if (raw_) return;
   std::copy(x_.values, x_.values + x_.nnz(), values_.begin());
   kernels::dropout_csr(x_, values_, row_ids, p, seed, epoch, layer);
-  sync_transposed();
-  raw_ = p == 0.0f;
-}
-
-void SparseFeatures::sync_transposed() {
   const auto count = static_cast<std::int64_t>(source_.size());
 #pragma omp parallel for schedule(static)
   for (std::int64_t k = 0; k < count; ++k) transposed_.values[k] = values_[source_[k]];
@@ -70,9 +66,10 @@ void SparseFeatures::to_dense(MatrixView out) const {
   STRATA_CHECK(out.rows == rows() && out.cols == cols(), "SparseFeatures::to_dense: out is ",
                out.rows, "x", out.cols);
   kernels::zero(out);
+  const float* values = view().values;
   for (LocalId r = 0; r < x_.rows; ++r)
     for (EdgeOffset k = x_.offsets[r]; k < x_.offsets[r + 1]; ++k)
-      out.at(r, x_.indices[k]) = values_[k];
+      out.at(r, x_.indices[k]) = values[k];
 }
 
 }  // namespace strata

@@ -1,6 +1,7 @@
 // Sparse input features as the first GCN layer uses them: X (N x F, CSR) for X·W and
-// its transpose Xᵀ for dW = Xᵀ·dY, built once. Dropout rewrites the values of both
-// (same mask as the dense path) without touching the caller's matrix.
+// its transpose Xᵀ for dW = Xᵀ·dY, built once. Dropout writes dropped values of both
+// (same mask as the dense path) beside the raw ones, so going back to the raw values
+// (evaluation) copies nothing; the caller's matrix is never touched.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -27,22 +28,22 @@ class SparseFeatures {
   CsrView view() const;
   CsrView transposed_view() const;
 
-  // Back to the raw values.
+  // Back to the raw values (the views read them in place).
   void reset();
-  // Current values = kernels::dropout_csr(raw values); see kernels.h for the mask.
+  // Current values = kernels::dropout_csr(raw values), or the raw ones where p is 0; see
+  // kernels.h for the mask.
   void dropout(std::span<const GlobalId> row_ids, float p, std::uint64_t seed, std::int64_t epoch,
                std::int32_t layer);
   // out (rows x cols) = X with the current values.
   void to_dense(MatrixView out) const;
 
  private:
-  void sync_transposed();
-
-  CsrView x_;                       // caller's pattern and raw values
-  std::vector<float> values_;       // current values of X
-  Csr transposed_;                  // Xᵀ pattern and current values
-  std::vector<EdgeOffset> source_;  // transposed_ entry k is X's entry source_[k]
-  bool raw_ = true;
+  CsrView x_;                          // caller's pattern and raw values
+  std::vector<float> values_;          // X's dropped values
+  Csr transposed_;                     // Xᵀ pattern and dropped values
+  std::vector<float> raw_transposed_;  // Xᵀ's raw values
+  std::vector<EdgeOffset> source_;     // transposed_ entry k is X's entry source_[k]
+  bool raw_ = true;                    // the views read the raw values
 };
 
 }  // namespace strata
