@@ -21,8 +21,7 @@ std::int64_t feature_bytes(const FeatureMatrix& f) {
 // dense ones read where they lie, through a list of 4 bytes a row unless the rows are f's
 // own in order (own_order); plus what the first layer derives from them: a dropped dense
 // copy where it multiplies them (gathered even without dropout through a list), or the
-// sparse rows' copy, dropped values and transpose (with its source index and its raw and
-// dropped values).
+// sparse rows' copy, dropped values and transpose (with its raw and dropped values).
 std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig& model,
                                        std::int64_t rows, bool own_order) {
   const std::int64_t n = std::max<std::int64_t>(f.rows(), 1);
@@ -33,7 +32,7 @@ std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig
     return (own_order ? 0 : rows * kIndex) + (dropped ? copy : 0);
   }
   return (feature_bytes(f) + f.nnz() * kFloat + csr_bytes(f.cols(), f.nnz(), true) +
-          f.nnz() * (kFloat + kOffset)) *
+          f.nnz() * kFloat) *
          rows / n;
 }
 

@@ -48,12 +48,16 @@ class RowDropout {
   // The n stored values of a sparse row of vertex `id`, in its columns, dropped in place
   // (sparse_dropout.cpp).
   void apply_sparse(const LocalId* columns, float* values, std::int64_t n, GlobalId id) const;
-
- private:
+  // The same masks read down one column: dst[k] = src[k], the entry of that column in the
+  // row rows[k] (whose row_key is row_keys[rows[k]]), dropped (sparse_dropout.cpp).
+  void apply_sparse_column(std::int64_t column, const LocalId* rows, const std::uint64_t* row_keys,
+                           const float* src, float* dst, std::int64_t n) const;
+  // The key of the vertex `id`'s row, shared by every column of it.
   std::uint64_t row_key(GlobalId id) const {
     return hash_key(base_, static_cast<std::uint64_t>(id));
   }
 
+ private:
   float p_, keep_scale_;
   std::uint32_t threshold_;
   std::uint64_t base_;

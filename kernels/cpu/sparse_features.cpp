@@ -29,10 +29,11 @@ Csr transpose_with_source(CsrView x, std::vector<EdgeOffset>& source) {
 
 SparseFeatures::SparseFeatures(CsrView x) : x_(x) {
   STRATA_CHECK(x.values != nullptr || x.nnz() == 0, "SparseFeatures: x has no values");
-  transposed_ = transpose_with_source(x_, source_);
+  std::vector<EdgeOffset> source;
+  transposed_ = transpose_with_source(x_, source);
   values_.resize(static_cast<std::size_t>(x.nnz()));
-  raw_transposed_.resize(source_.size());
-  for (std::size_t k = 0; k < source_.size(); ++k) raw_transposed_[k] = x_.values[source_[k]];
+  raw_transposed_.resize(source.size());
+  for (std::size_t k = 0; k < source.size(); ++k) raw_transposed_[k] = x_.values[source[k]];
 }
 
 CsrView SparseFeatures::view() const {
@@ -57,9 +58,9 @@ void SparseFeatures::dropout(std::span<const GlobalId> row_ids, float p, std::ui
   if (raw_) return;
   std::copy(x_.values, x_.values + x_.nnz(), values_.begin());
   kernels::dropout_csr(x_, values_, row_ids, p, seed, epoch, layer);
-  const auto count = static_cast<std::int64_t>(source_.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t k = 0; k < count; ++k) transposed_.values[k] = values_[source_[k]];
+  CsrView raw_t = transposed_.view();
+  raw_t.values = raw_transposed_.data();
+  kernels::dropout_csr_transposed(raw_t, transposed_.values, row_ids, p, seed, epoch, layer);
 }
 
 void SparseFeatures::to_dense(MatrixView out) const {

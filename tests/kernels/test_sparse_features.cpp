@@ -1,5 +1,6 @@
 // Sparse input features (kernels/sparse_features.h): the sparse dropout draws the dense
 // mask entry for entry, and Xᵀ follows X's values through dropout and reset.
+#include <bit>
 #include <catch2/catch.hpp>
 
 #include "strata/core/random.h"
@@ -53,16 +54,45 @@ TEST_CASE("dropout_csr draws exactly the dense dropout mask", "[kernels][sparse]
       REQUIRE(values[k] == dense.at(r, x.sparse.indices[k]));
 }
 
+TEST_CASE("dropout_csr_transposed drops each entry of the transpose as dropout_csr drops it",
+          "[kernels][sparse]") {
+  struct Shape {
+    LocalId rows, cols;
+    float density;
+  };
+  for (const Shape shape : {Shape{1, 1, 1.0f}, Shape{33, 31, 0.3f}, Shape{200, 17, 0.5f},
+                            Shape{7, 130, 0.1f}, Shape{40, 3, 0.0f}}) {
+    for (const float p : {0.0f, 0.4f, 0.9f}) {
+      INFO(shape.rows << " x " << shape.cols << ", p " << p);
+      const SparsePair x = random_sparse(shape.rows, shape.cols, shape.density, 3);
+      std::vector<GlobalId> ids(static_cast<std::size_t>(shape.rows));
+      for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<GlobalId>(5000 - 13 * i);
+      std::vector<float> dropped = x.sparse.values;
+      kernels::dropout_csr(x.sparse.view(), dropped, ids, p, 21, 6, 1);
+      std::vector<EdgeOffset> source;
+      Csr t = transpose_with_source(x.sparse.view(), source);
+      for (std::size_t k = 0; k < source.size(); ++k) t.values[k] = x.sparse.values[source[k]];
+      std::vector<float> t_dropped(t.values.size(), -1.0f);
+      kernels::dropout_csr_transposed(t.view(), t_dropped, ids, p, 21, 6, 1);
+      for (std::size_t k = 0; k < source.size(); ++k)
+        REQUIRE(std::bit_cast<std::uint32_t>(t_dropped[k]) ==
+                std::bit_cast<std::uint32_t>(dropped[source[k]]));
+    }
+  }
+}
+
 TEST_CASE("SparseFeatures transpose follows dropout and reset", "[kernels][sparse]") {
   const SparsePair x = random_sparse(31, 17, 0.4f, 2);
   SparseFeatures features(x.sparse.view());
   const std::vector<GlobalId> ids = [] {
     std::vector<GlobalId> v(31);
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<GlobalId>(i);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<GlobalId>(3 * i + 1);
     return v;
   }();
-  for (int round = 0; round < 2; ++round) {
-    if (round == 1) features.dropout(ids, 0.5f, 1, 0, 0);
+  // raw, dropped, raw again (reset), dropped with another epoch
+  for (int round = 0; round < 4; ++round) {
+    if (round == 1 || round == 3) features.dropout(ids, 0.5f, 1, round, 0);
+    if (round == 2) features.reset();
     const CsrView t = features.transposed_view();
     REQUIRE(t.rows == 17);
     Matrix from_t(31, 17), from_x(31, 17);

@@ -91,6 +91,12 @@ void dropout_copy(ConstMatrixView x, MatrixView y, std::span<const GlobalId> row
 void dropout_csr(CsrView a, std::span<float> values, std::span<const GlobalId> row_ids, float p,
                  std::uint64_t seed, std::int64_t epoch, std::int32_t layer);
 
+// The same mask on the transpose t of such a matrix: values[k] = t.values[k] dropped, the
+// entry (t.indices[k], c) of the matrix for entry k in t's row c; row_ids name t's columns
+// (the matrix's rows). No gather from the matrix's own values is needed.
+void dropout_csr_transposed(CsrView t, std::span<float> values, std::span<const GlobalId> row_ids,
+                            float p, std::uint64_t seed, std::int64_t epoch, std::int32_t layer);
+
 // Softmax cross-entropy over rows with mask[r] != 0. Returns Σ_masked nll / normalizer
 // and writes grad = (softmax - onehot) / normalizer on masked rows, 0 elsewhere. The
 // normalizer is the global count of masked rows so per-rank losses add up.

@@ -42,7 +42,6 @@ class SparseFeatures {
   std::vector<float> values_;          // X's dropped values
   Csr transposed_;                     // Xᵀ pattern and dropped values
   std::vector<float> raw_transposed_;  // Xᵀ's raw values
-  std::vector<EdgeOffset> source_;     // transposed_ entry k is X's entry source_[k]
   bool raw_ = true;                    // the views read the raw values
 };
 
