@@ -252,14 +252,21 @@ class ProfilingBackend : public Backend {
                       2 * values(y) * static_cast<double>(w.rows)};
     record_("mix_gemm_relu", cost, [&] { inner_.mix_gemm_relu(alpha, h0, beta, s, w, y, next); });
   }
-  // y read, grad_y and grad_h0 read and written, grad_z written, w read.
+  // y read, grad_y and grad_h0 read and written, grad_z written, w read; with the weight
+  // gradient, a read and the sums read and written too (as gemm_tn_accumulate counts them).
   void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
-                       float alpha, MatrixView grad_h0, float beta,
-                       const DropInto& drop) const override {
-    const OpCost cost{(3 * values(y) + 3 * values(grad_z) + values(w)) * kFloat, 0,
-                      2 * values(grad_z) * static_cast<double>(w.cols)};
-    record_("relu_gemm_split", cost,
-            [&] { inner_.relu_gemm_split(y, grad_y, w, grad_z, alpha, grad_h0, beta, drop); });
+                       float alpha, MatrixView grad_h0, float beta, const DropInto& drop,
+                       const WeightGradient& weight) const override {
+    OpCost cost{(3 * values(y) + 3 * values(grad_z) + values(w)) * kFloat, 0,
+                2 * values(grad_z) * static_cast<double>(w.cols)};
+    if (weight.sums.data != nullptr) {
+      const double sums = static_cast<double>(weight.sums.size());
+      cost.bytes += values(weight.a) * kFloat + 2 * sums * grad_;
+      cost.flops += 2 * sums * static_cast<double>(weight.a.rows);
+    }
+    record_("relu_gemm_split", cost, [&] {
+      inner_.relu_gemm_split(y, grad_y, w, grad_z, alpha, grad_h0, beta, drop, weight);
+    });
   }
   double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                 const std::uint8_t* mask, double normalizer,

@@ -214,9 +214,9 @@ void GcniiStage::start_backward(const Block& b, MatrixView grad_h, MatrixView gr
 void GcniiStage::backward_conv(const Conv& conv, const Block& b, MatrixView grad_h,
                                MatrixView grad_h0, MatrixView grad_z, int owed) {
   const kernels::DropInto drop = owed != 0 ? drop_into(grad_h, b, owed) : kernels::DropInto{};
+  const kernels::WeightGradient weight{conv.beta, rows(conv.s, b), parameters_.sum(conv.weight)};
   backend_.relu_gemm_split(rows(conv.y, b), grad_h, conv.mapped.view(), grad_z, model_.alpha,
-                           grad_h0, 1.0f - model_.alpha, drop);
-  backend_.gemm_tn_accumulate(conv.beta, rows(conv.s, b), grad_h, parameters_.sum(conv.weight));
+                           grad_h0, 1.0f - model_.alpha, drop, weight);
 }
 
 // dh = Âᵀ dz (undropped), started; true when its rows are still to be taken

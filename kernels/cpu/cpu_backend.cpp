@@ -184,9 +184,16 @@ class CpuBackend : public Backend {
     kernels::mix_gemm_relu(alpha, h0, beta, s, w, y, next);
   }
   void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
-                       float alpha, MatrixView grad_h0, float beta,
-                       const DropInto& drop) const override {
-    kernels::relu_gemm_split(y, grad_y, w, grad_z, alpha, grad_h0, beta, drop);
+                       float alpha, MatrixView grad_h0, float beta, const DropInto& drop,
+                       const WeightGradient& weight) const override {
+    kernels::WeightGradientInto into{weight.alpha, weight.a, {}};
+    if (weight.sums.data != nullptr) {
+      STRATA_CHECK(weight.sums.rows == weight.a.cols && weight.sums.cols == grad_y.cols,
+                   "relu_gemm_split: sums are ", weight.sums.rows, "x", weight.sums.cols, " for ",
+                   weight.a.cols, "x", grad_y.cols);
+      into.sums = doubles(weight.sums);
+    }
+    kernels::relu_gemm_split(y, grad_y, w, grad_z, alpha, grad_h0, beta, drop, into);
   }
   double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                 const std::uint8_t* mask, double normalizer,

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "dropout_keys.h"
+#include "grouped_sums.h"
 #include "row_ops.h"
 #include "strata/kernels/kernels.h"
 
@@ -62,8 +63,46 @@ void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, Co
   });
 }
 
+namespace {
+
+// The block step of relu_gemm_split on rows [begin, end).
+struct SplitStep {
+  ConstMatrixView y;
+  MatrixView grad_y;
+  ConstMatrixView w;
+  MatrixView grad_z;
+  float alpha;
+  MatrixView grad_h0;
+  float beta;
+  const DropInto& drop;
+  RowDropout dropper;
+
+  void operator()(std::int64_t begin, std::int64_t end) const {
+    for (std::int64_t r = begin; r < end; ++r) {
+      if (drop.to.data != nullptr) dropper.apply(grad_y.row(r), grad_y.row(r), drop.row_ids[r]);
+      rows::relu_backward(y.row(r), grad_y.row(r), grad_y.row(r), y.cols);
+    }
+    gemm(false, true, 1.0f, grad_y.rows_range(begin, end), w, 0.0f, grad_z.rows_range(begin, end));
+    for (std::int64_t r = begin; r < end; ++r)
+      rows::axpy_scale(alpha, grad_z.row(r), grad_h0.row(r), beta, grad_z.cols);
+  }
+};
+
+void split_unfused(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
+                   float alpha, MatrixView grad_h0, float beta, const DropInto& drop) {
+  if (drop.to.data != nullptr)
+    dropout(grad_y, {drop.row_ids, static_cast<std::size_t>(grad_y.rows)}, drop.p, drop.seed,
+            drop.epoch, drop.layer);
+  relu_backward(y, grad_y, grad_y);
+  gemm(false, true, 1.0f, grad_y, w, 0.0f, grad_z);
+  axpy_scale(alpha, grad_z, grad_h0, beta);
+}
+
+}  // namespace
+
 void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
-                     float alpha, MatrixView grad_h0, float beta, const DropInto& drop) {
+                     float alpha, MatrixView grad_h0, float beta, const DropInto& drop,
+                     const WeightGradientInto& weight) {
   const bool dropping = drop.to.data != nullptr && drop.p > 0.0f;
   STRATA_CHECK(drop.to.data == nullptr || drop.to.data == grad_y.data,
                "relu_gemm_split: the drop must be grad_y's own");
@@ -72,25 +111,41 @@ void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, Ma
   STRATA_CHECK(w.cols == y.cols && grad_z.rows == y.rows && grad_z.cols == w.rows,
                "relu_gemm_split: y ", y.rows, "x", y.cols, ", w ", w.rows, "x", w.cols, ", grad_z ",
                grad_z.rows, "x", grad_z.cols);
+  const bool summing = !weight.sums.empty();
+  STRATA_CHECK(
+      !summing || (weight.a.rows == y.rows &&
+                   static_cast<std::int64_t>(weight.sums.size()) == weight.a.cols * y.cols),
+      "relu_gemm_split: weight gradient of ", weight.a.rows, "x", weight.a.cols, " by ", y.rows,
+      "x", y.cols, " into ", weight.sums.size(), " sums");
+  const DropInto no_drop{};
+  const DropInto& used = dropping ? drop : no_drop;
   if (!blocked(w)) {
-    if (dropping)
-      dropout(grad_y, {drop.row_ids, static_cast<std::size_t>(grad_y.rows)}, drop.p, drop.seed,
-              drop.epoch, drop.layer);
-    relu_backward(y, grad_y, grad_y);
-    gemm(false, true, 1.0f, grad_y, w, 0.0f, grad_z);
-    axpy_scale(alpha, grad_z, grad_h0, beta);
+    split_unfused(y, grad_y, w, grad_z, alpha, grad_h0, beta, used);
+    if (summing) gemm_tn_accumulate(weight.a, grad_y, weight.sums, weight.alpha);
     return;
   }
-  const RowDropout dropper(dropping ? drop.p : 0.0f, drop.seed, drop.epoch, drop.layer, y.cols);
-  for_blocks(y.rows, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t r = begin; r < end; ++r) {
-      if (dropping) dropper.apply(grad_y.row(r), grad_y.row(r), drop.row_ids[r]);
-      rows::relu_backward(y.row(r), grad_y.row(r), grad_y.row(r), y.cols);
-    }
-    gemm(false, true, 1.0f, grad_y.rows_range(begin, end), w, 0.0f, grad_z.rows_range(begin, end));
-    for (std::int64_t r = begin; r < end; ++r)
-      rows::axpy_scale(alpha, grad_z.row(r), grad_h0.row(r), beta, grad_z.cols);
-  });
+  const SplitStep step{
+      y,
+      grad_y,
+      w,
+      grad_z,
+      alpha,
+      grad_h0,
+      beta,
+      used,
+      RowDropout(dropping ? drop.p : 0.0f, drop.seed, drop.epoch, drop.layer, y.cols)};
+  if (!summing) {
+    for_blocks(y.rows, step);
+    return;
+  }
+  // A weight-gradient group's rows, a cache-sized block at a time, then their product while
+  // they are near the core.
+  accumulate_by_groups(y.rows, weight.sums,
+                       [&](std::int64_t begin, std::int64_t end, double* partial) {
+                         for (std::int64_t b = begin; b < end; b += kBlockRows)
+                           step(b, std::min(end, b + kBlockRows));
+                         group_product(weight.a, grad_y, begin, end, weight.alpha, partial);
+                       });
 }
 
 }  // namespace strata::kernels

@@ -8,14 +8,12 @@
 #include <bit>
 #include <vector>
 
+#include "grouped_sums.h"
 #include "strata/kernels/kernels.h"
 
 namespace strata::kernels {
 namespace {
 
-// Rows summed into one partial, in block order, by one thread: a divisor of
-// ConvStage::kSliceRows (4,096), the rows a recomputed layer sums its gradient over per call.
-constexpr std::int64_t kGroupRows = 1024;
 // Rows per block: few enough that both converted slices stay near the core (16K doubles:
 // 128 rows of two 64-wide matrices, 1.5x faster than 2048 rows on the 16-layer GCNII), and
 // enough that each dgemm's pass over the sums stays small beside its arithmetic
@@ -26,8 +24,6 @@ std::int64_t block_rows(std::int64_t a_cols, std::int64_t b_cols) {
   return static_cast<std::int64_t>(
       std::bit_floor(static_cast<std::uint64_t>(std::clamp<std::int64_t>(wanted, 32, kGroupRows))));
 }
-
-constexpr std::int64_t kPartialDoubles = std::int64_t{1} << 20;  // a wave's partials: 8 MB
 
 void to_double(ConstMatrixView m, std::int64_t begin, std::int64_t end, std::vector<double>& out) {
   out.resize(static_cast<std::size_t>((end - begin) * m.cols));
@@ -57,7 +53,9 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void accumulate_row
   }
 }
 
-// out += alpha aᵀ b over rows [begin, end), a block at a time converted to double.
+}  // namespace
+
+// A block at a time converted to double.
 void group_product(ConstMatrixView a, ConstMatrixView b, std::int64_t begin, std::int64_t end,
                    double alpha, double* out) {
   std::vector<double> da, db;
@@ -73,35 +71,18 @@ void group_product(ConstMatrixView a, ConstMatrixView b, std::int64_t begin, std
   }
 }
 
-}  // namespace
-
-// Groups of kGroupRows rows are summed in parallel, each into a partial of its own (a
-// dgemm inside the parallel region runs on its caller's thread), and the partials are
-// added to c in group order: the same bits whatever the thread count, and the same when
-// the rows come in calls of whole groups (a recomputed layer's slices). One dgemm of
-// 64 x 64 outputs is too small for OpenBLAS to split well.
+// Groups of kGroupRows rows are summed in parallel (accumulate_by_groups; a dgemm inside
+// the parallel region runs on its caller's thread): the same bits whatever the thread
+// count, and the same when the rows come in calls of whole groups (a recomputed layer's
+// slices). One dgemm of 64 x 64 outputs is too small for OpenBLAS to split well.
 void gemm_tn_accumulate(ConstMatrixView a, ConstMatrixView b, std::span<double> c, double alpha) {
   STRATA_CHECK(a.rows == b.rows, "gemm_tn_accumulate: ", a.rows, " vs ", b.rows, " rows");
   STRATA_CHECK(static_cast<std::int64_t>(c.size()) == a.cols * b.cols,
                "gemm_tn_accumulate: out has ", c.size(), " entries for ", a.cols, "x", b.cols);
   if (a.cols == 0 || b.cols == 0 || a.rows == 0) return;
-  const std::int64_t groups = (a.rows + kGroupRows - 1) / kGroupRows;
-  const auto size = static_cast<std::int64_t>(c.size());
-  const std::int64_t wave = std::clamp<std::int64_t>(kPartialDoubles / size, 1, groups);
-  std::vector<double> partials(static_cast<std::size_t>(wave * size));
-  for (std::int64_t first = 0; first < groups; first += wave) {
-    const std::int64_t n = std::min(wave, groups - first);
-#pragma omp parallel for schedule(static) if (n > 1)
-    for (std::int64_t i = 0; i < n; ++i) {
-      double* partial = partials.data() + i * size;
-      std::fill(partial, partial + size, 0.0);
-      const std::int64_t begin = (first + i) * kGroupRows;
-      group_product(a, b, begin, std::min(a.rows, begin + kGroupRows), alpha, partial);
-    }
-#pragma omp parallel for schedule(static) if (n > 1 && size >= 4096)
-    for (std::int64_t k = 0; k < size; ++k)
-      for (std::int64_t i = 0; i < n; ++i) c[k] += partials[i * size + k];
-  }
+  accumulate_by_groups(a.rows, c, [&](std::int64_t begin, std::int64_t end, double* partial) {
+    group_product(a, b, begin, end, alpha, partial);
+  });
 }
 
 void column_sums_accumulate(ConstMatrixView x, std::span<double> out) {

@@ -205,13 +205,15 @@ class CudaBackend : public Backend {
       copy(y, next.to);
   }
   void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
-                       float alpha, MatrixView grad_h0, float beta,
-                       const DropInto& drop) const override {
+                       float alpha, MatrixView grad_h0, float beta, const DropInto& drop,
+                       const WeightGradient& weight) const override {
     if (drop.to.data != nullptr && drop.p > 0.0f)
       dropout(grad_y, drop.row_ids, drop.p, drop.seed, drop.epoch, drop.layer);
     relu_backward(y, grad_y, grad_y);
     gemm(false, true, 1.0f, grad_y, w, 0.0f, grad_z);
     axpy_scale(alpha, grad_z, grad_h0, beta);
+    if (weight.sums.data != nullptr)
+      gemm_tn_accumulate(weight.alpha, weight.a, grad_y, weight.sums);
   }
   double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                 const std::uint8_t* mask, double normalizer,

@@ -90,7 +90,7 @@ TEST_CASE("the CUDA backend's mix, axpy_scale and dropout_copy equal the CPU's",
 }
 
 // GCNII's fused layer passes on one backend, flattened: s, y, y dropped, then the backward's
-// dy, dz, dh0.
+// dy, dz, dh0 and the weight gradient sᵀ dy (summed in the backend's type, cast to float).
 std::vector<float> layer_passes(const kernels::Backend& b, const Matrix& h0, const Matrix& s,
                                 const Matrix& w, const Matrix& grad) {
   kernels::Tensor h0t = kernels::to_backend(b, h0.view()), st = kernels::to_backend(b, s.view());
@@ -102,13 +102,23 @@ std::vector<float> layer_passes(const kernels::Backend& b, const Matrix& h0, con
   const kernels::Buffer row_ids = kernels::to_backend<GlobalId>(b, ids);
   const kernels::DropInto next{qt.view(), row_ids.as<GlobalId>(), 0.5f, 3, 1, 2};
   b.mix_gemm_relu(0.1f, h0t.view(), 0.9f, st.view(), wt.view(), yt.view(), next);
+  const std::int64_t n = s.cols() * w.cols();
+  const std::size_t width = dtype_size(b.gradient_type());
+  kernels::Buffer sums = kernels::to_backend<std::byte>(
+      b, std::vector<std::byte>(static_cast<std::size_t>(n) * width));  // zeros in either type
   b.relu_gemm_split(yt.view(), gt.view(), wt.view(), zt.view(), 0.3f, h0t.view(), 0.7f,
-                    {gt.view(), row_ids.as<GlobalId>(), 0.5f, 3, 1, 4});
+                    {gt.view(), row_ids.as<GlobalId>(), 0.5f, 3, 1, 4},
+                    {0.6f, st.view(), {sums.as<std::byte>(), s.cols(), w.cols()}});
   std::vector<float> all;
   for (const kernels::Tensor* t : {&st, &yt, &qt, &gt, &zt, &h0t}) {
     const Matrix m = kernels::to_host(b, *t);
     all.insert(all.end(), m.storage().begin(), m.storage().end());
   }
+  kernels::Buffer cast(b, static_cast<std::size_t>(n) * sizeof(float));
+  b.cast_gradients(sums.data(), cast.as<float>(), n);
+  std::vector<float> weight(static_cast<std::size_t>(n));
+  b.download(weight.data(), cast.data(), weight.size() * sizeof(float));
+  all.insert(all.end(), weight.begin(), weight.end());
   return all;
 }
 

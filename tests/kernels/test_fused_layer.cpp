@@ -7,6 +7,7 @@
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
 #include "strata/kernels/kernels.h"
@@ -129,7 +130,7 @@ TEST_CASE("relu_gemm_split equals a naive reference and the calls it fuses", "[k
         dh0.at(r, k) = static_cast<float>(g0.at(r, k) + 0.3 * sum);
         dz.at(r, k) = static_cast<float>(0.7 * sum);
       }
-    kernels::relu_gemm_split(y, gy, w, gz, 0.3f, g0, 0.7f, {});
+    kernels::relu_gemm_split(y, gy, w, gz, 0.3f, g0, 0.7f, {}, {});
     kernels::relu_backward(b.y, b.gy, b.gy);
     kernels::gemm(false, true, 1.0f, b.gy, b.w, 0.0f, b.gz);
     kernels::axpy_scale(0.3f, b.gz, b.g0, 0.7f);
@@ -151,12 +152,46 @@ TEST_CASE("relu_gemm_split drops the gradient as dropout does, before the ReLU's
       std::vector<GlobalId> ids(static_cast<std::size_t>(shape.rows));
       for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<GlobalId>(5 * i + 2);
       kernels::relu_gemm_split(a.y, a.gy, a.w, a.gz, 0.3f, a.g0, 0.7f,
-                               {a.gy, ids.data(), p, 4, 3, 6});
+                               {a.gy, ids.data(), p, 4, 3, 6}, {});
       kernels::dropout(b.gy, ids, p, 4, 3, 6);
-      kernels::relu_gemm_split(b.y, b.gy, b.w, b.gz, 0.3f, b.g0, 0.7f, {});
+      kernels::relu_gemm_split(b.y, b.gy, b.w, b.gz, 0.3f, b.g0, 0.7f, {}, {});
       require_same(a.gys, b.gys);
       require_same(a.gzs, b.gzs);
       require_same(a.g0s, b.g0s);
+    }
+}
+
+// The weight gradient added in the same pass: the bits of gemm_tn_accumulate after the
+// unfused pass, over several gradient groups (1,024 rows) and a partial one, with and
+// without the drop, into sums that already hold a value.
+TEST_CASE("relu_gemm_split adds the weight gradient as gemm_tn_accumulate does",
+          "[kernels][fused]") {
+  for (const Shape& shape : {Shape{2500, 64, 64}, Shape{1024, 33, 20}, Shape{700, 8, 8},
+                             Shape{1, 64, 64}, Shape{3000, 64, 5}})
+    for (const float p : {0.0f, 0.4f}) {
+      INFO(shape.rows << " x " << shape.in << " <- " << shape.out << ", p " << p);
+      BackwardOperands a(shape), b(shape);
+      std::vector<float> ss;
+      const MatrixView s = test::random_view(ss, shape.rows, shape.in, 2, 7);
+      std::vector<GlobalId> ids(static_cast<std::size_t>(shape.rows));
+      for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<GlobalId>(3 * i + 1);
+      const auto size = static_cast<std::size_t>(shape.in * shape.out);
+      std::vector<double> fused(size, 0.25), separate(size, 0.25);
+      kernels::relu_gemm_split(a.y, a.gy, a.w, a.gz, 0.3f, a.g0, 0.7f,
+                               {a.gy, ids.data(), p, 4, 3, 6}, {0.8, s, fused});
+      kernels::relu_gemm_split(b.y, b.gy, b.w, b.gz, 0.3f, b.g0, 0.7f,
+                               {b.gy, ids.data(), p, 4, 3, 6}, {});
+      kernels::gemm_tn_accumulate(s, b.gy, separate, 0.8);
+      require_same(a.gys, b.gys);
+      require_same(a.gzs, b.gzs);
+      require_same(a.g0s, b.g0s);
+      for (std::size_t i = 0; i < size; ++i)
+        REQUIRE(std::bit_cast<std::uint64_t>(fused[i]) ==
+                std::bit_cast<std::uint64_t>(separate[i]));
+      double sum = 0.25;  // entry (0, 0) against its definition
+      for (std::int64_t r = 0; r < shape.rows; ++r)
+        sum += 0.8 * static_cast<double>(s.at(r, 0)) * b.gy.at(r, 0);
+      REQUIRE(std::abs(fused[0] - sum) <= 1e-9 * static_cast<double>(shape.rows));
     }
 }
 
@@ -175,11 +210,17 @@ TEST_CASE("the fused passes do not depend on the thread count", "[kernels][fused
     kernels::mix_gemm_relu(0.1f, h0, 0.9f, s, w, y, {});
     std::vector<GlobalId> ids(1700);
     std::iota(ids.begin(), ids.end(), GlobalId{0});
-    kernels::relu_gemm_split(y, s, w, gz, 0.3f, h0, 0.7f, {s, ids.data(), 0.3f, 1, 2, 3});
-    for (auto* v : {&h0s, &ss, &ys, &gzs}) results.push_back(*v);
+    std::vector<float> as;
+    const MatrixView a = test::random_view(as, 1700, 64, 0, 6);
+    std::vector<double> sums(64 * 64, 0.5);
+    kernels::relu_gemm_split(y, s, w, gz, 0.3f, h0, 0.7f, {s, ids.data(), 0.3f, 1, 2, 3},
+                             {0.9, a, sums});
+    std::vector<float> sums_bits(sums.size() * 2);
+    std::memcpy(sums_bits.data(), sums.data(), sums.size() * sizeof(double));
+    for (auto* v : {&h0s, &ss, &ys, &gzs, &sums_bits}) results.push_back(*v);
   }
   omp_set_num_threads(threads);
-  for (std::size_t i = 4; i < results.size(); ++i) require_same(results[i], results[i % 4]);
+  for (std::size_t i = 5; i < results.size(); ++i) require_same(results[i], results[i % 5]);
 }
 
 }  // namespace

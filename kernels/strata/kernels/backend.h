@@ -85,6 +85,13 @@ struct GradientSums {
   std::int64_t size() const { return rows * cols; }
 };
 
+// What relu_gemm_split adds its layer's weight gradient to (nothing where sums.data is null).
+struct WeightGradient {
+  float alpha = 0.0f;
+  ConstMatrixView a;
+  GradientSums sums;
+};
+
 // A CSR matrix copied into a backend's memory, ready to multiply dense matrices of any
 // width (the CUDA backend keeps one cuSPARSE plan per width).
 class SparseMatrix {
@@ -183,9 +190,11 @@ class Backend {
   // and the ReLU, dz = dy wᵀ, dh0 += alpha dz, dz *= beta). row_ids as dropout's.
   virtual void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s,
                              ConstMatrixView w, MatrixView y, const DropInto& next) const = 0;
+  // With weight.sums set, the backward also adds gemm_tn_accumulate(weight.alpha, weight.a,
+  // grad_y (as it leaves the call), weight.sums): the layer's weight gradient.
   virtual void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w,
                                MatrixView grad_z, float alpha, MatrixView grad_h0, float beta,
-                               const DropInto& drop) const = 0;
+                               const DropInto& drop, const WeightGradient& weight) const = 0;
   virtual double masked_log_softmax_nll(ConstMatrixView logits, const std::int32_t* labels,
                                         const std::uint8_t* mask, double normalizer,
                                         MatrixView grad) const = 0;

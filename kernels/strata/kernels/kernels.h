@@ -65,12 +65,21 @@ struct DropInto {
 // next input (GCNII's conv forward);
 void mix_gemm_relu(float alpha, ConstMatrixView h0, float beta, MatrixView s, ConstMatrixView w,
                    MatrixView y, const DropInto& next);
+// The layer's weight gradient, added by relu_gemm_split while its rows are in cache:
+// gemm_tn_accumulate(a, grad_y, sums, alpha) over the call's rows, the same bits; none
+// where sums is empty.
+struct WeightGradientInto {
+  double alpha = 0.0;
+  ConstMatrixView a;
+  std::span<double> sums;
+};
 // dropout(grad_y, ...) as `drop` says (drop.to is grad_y, or null: no dropout), then
 // relu_backward(y, grad_y, grad_y), then grad_z = grad_y wᵀ, then
 // axpy_scale(alpha, grad_z, grad_h0, beta) (its backward: the drop is that of the forward's
-// next_input).
+// next_input), then the weight gradient from the new grad_y.
 void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
-                     float alpha, MatrixView grad_h0, float beta, const DropInto& drop);
+                     float alpha, MatrixView grad_h0, float beta, const DropInto& drop,
+                     const WeightGradientInto& weight);
 // y = x (same shape).
 void copy(ConstMatrixView x, MatrixView y);
 // x = 0.
