@@ -21,7 +21,8 @@ std::int64_t feature_bytes(const FeatureMatrix& f) {
 // dense ones read where they lie, through a list of 4 bytes a row unless the rows are f's
 // own in order (own_order); plus what the first layer derives from them: a dropped dense
 // copy where it multiplies them (gathered even without dropout through a list), or the
-// sparse rows' copy, dropped values and transpose (with its raw and dropped values).
+// sparse rows' copy and transpose and, with dropout, a dropout's values and the entries
+// it kept (about 1 - p of them) of both, without the dropped ones.
 std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig& model,
                                        std::int64_t rows, bool own_order) {
   const std::int64_t n = std::max<std::int64_t>(f.rows(), 1);
@@ -31,9 +32,12 @@ std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig
     const std::int64_t copy = feature_bytes(f) * rows / n;
     return (own_order ? 0 : rows * kIndex) + (dropped ? copy : 0);
   }
-  return (feature_bytes(f) + f.nnz() * kFloat + csr_bytes(f.cols(), f.nnz(), true) +
-          f.nnz() * kFloat) *
-         rows / n;
+  std::int64_t bytes = feature_bytes(f) + csr_bytes(f.cols(), f.nnz(), true);
+  if (model.dropout > 0) {
+    const auto kept = static_cast<std::int64_t>(static_cast<double>(f.nnz()) * (1 - model.dropout));
+    bytes += f.nnz() * kFloat + csr_bytes(f.rows(), kept, true) + csr_bytes(f.cols(), kept, true);
+  }
+  return bytes * rows / n;
 }
 
 // Â's `rows` rows over `cols` columns (cols = rows but for a hybrid rank's halo) as the

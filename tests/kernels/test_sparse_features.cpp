@@ -6,6 +6,7 @@
 #include "strata/core/random.h"
 #include "strata/kernels/kernels.h"
 #include "strata/kernels/sparse_features.h"
+#include "test_util.h"
 
 namespace strata {
 namespace {
@@ -78,6 +79,50 @@ TEST_CASE("dropout_csr_transposed drops each entry of the transpose as dropout_c
         REQUIRE(std::bit_cast<std::uint32_t>(t_dropped[k]) ==
                 std::bit_cast<std::uint32_t>(dropped[source[k]]));
     }
+  }
+}
+
+// After dropout the views hold only the kept entries (no zeros), in order, and a product over
+// them equals one over every entry with the dropped ones zero, for X and Xᵀ; rows
+// that lose every entry, or their last ones, included (p 0.9).
+TEST_CASE("SparseFeatures keeps only the entries dropout kept", "[kernels][sparse]") {
+  for (const float p : {0.3f, 0.9f}) {
+    INFO("p " << p);
+    const SparsePair x = random_sparse(300, 45, 0.3f, 5);
+    std::vector<GlobalId> ids(300);
+    for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<GlobalId>(2 * i + 9);
+    SparseFeatures features(x.sparse.view());
+    features.dropout(ids, p, 8, 2, 0);
+    Matrix dense = x.dense;
+    kernels::dropout(dense.view(), ids, p, 8, 2, 0);
+    const CsrView kept = features.view();
+    std::int64_t nonzeros = 0;
+    for (const float v : dense.storage()) nonzeros += v != 0.0f;
+    REQUIRE(kept.nnz() == nonzeros);
+    REQUIRE(features.transposed_view().nnz() == nonzeros);
+    for (LocalId r = 0; r < kept.rows; ++r)
+      for (EdgeOffset k = kept.offsets[r]; k < kept.offsets[r + 1]; ++k) {
+        REQUIRE(kept.values[k] != 0.0f);
+        REQUIRE(kept.values[k] == dense.at(r, kept.indices[k]));
+        if (k > kept.offsets[r]) REQUIRE(kept.indices[k - 1] < kept.indices[k]);
+      }
+    std::vector<float> zeroed = x.sparse.values;
+    kernels::dropout_csr(x.sparse.view(), zeroed, ids, p, 8, 2, 0);
+    CsrView all = x.sparse.view();
+    all.values = zeroed.data();
+    std::vector<float> ws, ds;
+    const MatrixView w = test::random_view(ws, 45, 19, 0, 1);
+    const MatrixView d = test::random_view(ds, 300, 19, 0, 2);
+    Matrix y_kept(300, 19), y_all(300, 19), g_kept(45, 19), g_all(45, 19);
+    kernels::spmm(kept, w, y_kept.view());
+    kernels::spmm(all, w, y_all.view());
+    CHECK(y_kept.storage() == y_all.storage());
+    std::vector<EdgeOffset> source;
+    Csr t = transpose_with_source(all, source);
+    for (std::size_t k = 0; k < source.size(); ++k) t.values[k] = zeroed[source[k]];
+    kernels::spmm(features.transposed_view(), d, g_kept.view());
+    kernels::spmm(t.view(), d, g_all.view());
+    CHECK(g_kept.storage() == g_all.storage());
   }
 }
 

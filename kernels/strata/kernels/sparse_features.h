@@ -1,7 +1,8 @@
 // Sparse input features as the first GCN layer uses them: X (N x F, CSR) for X·W and
-// its transpose Xᵀ for dW = Xᵀ·dY, built once. Dropout writes dropped values of both
-// (same mask as the dense path) beside the raw ones, so going back to the raw values
-// (evaluation) copies nothing; the caller's matrix is never touched.
+// its transpose Xᵀ for dW = Xᵀ·dY, built once. Dropout draws the dense path's mask on
+// both and keeps only the entries it did not drop (a copy of each without the zeros), so
+// the products skip the dropped entries; going back to the raw values (evaluation)
+// copies nothing. The caller's matrix is never touched.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -18,13 +19,14 @@ Csr transpose_with_source(CsrView x, std::vector<EdgeOffset>& source);
 
 class SparseFeatures {
  public:
-  // x (with values) must outlive this object: its offsets, indices and values are read
-  // in place; only the values are copied (they change under dropout).
+  // x (with values) must outlive this object: it is read in place; Xᵀ and the dropped
+  // copies are this object's.
   explicit SparseFeatures(CsrView x);
 
   std::int64_t rows() const { return x_.rows; }
   std::int64_t cols() const { return x_.cols; }
-  // X and Xᵀ with the current values (raw, or dropped by the last dropout()).
+  // X and Xᵀ with the current values: raw, or those the last dropout() kept (dropped
+  // entries absent, not zero).
   CsrView view() const;
   CsrView transposed_view() const;
 
@@ -38,11 +40,12 @@ class SparseFeatures {
   void to_dense(MatrixView out) const;
 
  private:
-  CsrView x_;                          // caller's pattern and raw values
-  std::vector<float> values_;          // X's dropped values
-  Csr transposed_;                     // Xᵀ pattern and dropped values
-  std::vector<float> raw_transposed_;  // Xᵀ's raw values
-  bool raw_ = true;                    // the views read the raw values
+  CsrView x_;                   // caller's pattern and raw values
+  Csr transposed_;              // Xᵀ with the raw values
+  Csr dropped_;                 // X's entries the last dropout kept, dropped values
+  Csr dropped_transposed_;      // the same of Xᵀ
+  std::vector<float> scratch_;  // a dropout's values, dropped ones zero, before compaction
+  bool raw_ = true;             // the views are X and Xᵀ as given
 };
 
 }  // namespace strata
