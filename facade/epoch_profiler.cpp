@@ -6,11 +6,17 @@ namespace strata {
 namespace {
 
 // A call's working set is its compulsory traffic: it streams at the rate of a triad of
-// that size (from the caches when it fits them).
+// that size (from the caches when it fits them). Gathered rows come at best from the
+// nearest cache that holds the matrix they are gathered from: a triad's rate at its size,
+// at most the gather rate.
 double floor_seconds(const kernels::OpCost& c, const Roofline& r) {
   if (r.stream.empty()) return 0;
-  return std::max({c.bytes / stream_rate_at(r.stream, c.bytes),
-                   c.gather_bytes / r.gather_bytes_per_s, c.flops / r.gemm_flops_per_s});
+  const double gather_rate =
+      c.gathered_from > 0
+          ? std::min(r.gather_bytes_per_s, stream_rate_at(r.stream, c.gathered_from))
+          : r.gather_bytes_per_s;
+  return std::max({c.bytes / stream_rate_at(r.stream, c.bytes), c.gather_bytes / gather_rate,
+                   c.flops / r.gemm_flops_per_s});
 }
 
 // `now` less what the first epoch had recorded (`first`, or nothing).

@@ -57,8 +57,8 @@ class Recorder {
 OpCost sparse_product(double entries, double rows, ConstMatrixView x, MatrixView y, float beta) {
   return {entries * kEntry + rows * sizeof(EdgeOffset) + values(x) * kFloat +
               values(y) * kFloat * (beta != 0.0f ? 2 : 1),
-          entries * static_cast<double>(x.cols) * kFloat,
-          2 * entries * static_cast<double>(x.cols)};
+          entries * static_cast<double>(x.cols) * kFloat, 2 * entries * static_cast<double>(x.cols),
+          values(x) * kFloat};
 }
 
 // A pass over a block's entries: each entry's column and `arrays` per-entry arrays of

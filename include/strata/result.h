@@ -64,8 +64,9 @@ struct OpLine {
   double bytes = 0;         ///< compulsory memory traffic: each operand read or written once
   double gather_bytes = 0;  ///< sparse products: a dense row read per stored entry
   double flops = 0;         ///< 2 x multiply-adds
-  /// max(bytes / the stream rate at a working set of `bytes`, gather_bytes / the gather
-  /// rate, flops / the GEMM rate); 0 where the roofline is unknown.
+  /// max(bytes / the stream rate at a working set of `bytes`, gather_bytes / the stream
+  /// rate at the size of the matrix the rows come from (at most the gather rate), flops /
+  /// the GEMM rate), summed over the calls; 0 where the roofline is unknown.
   double floor_s = 0;
 };
 
@@ -78,8 +79,8 @@ struct StreamRate {
 /// The rates Config::profile's floors are drawn against.
 struct Roofline {
   std::vector<StreamRate> stream;  ///< triads of 1, 4, 16, 64 and 512 MiB, smallest first
-  /// Gathered rows (sparse products); measured: the 1 MiB triad's, rows from the nearest
-  /// cache at best.
+  /// Gathered rows (sparse products) at best; measured: the 1 MiB triad's, rows from the
+  /// nearest cache. A product whose matrix is larger gathers at the triad's rate at its size.
   double gather_bytes_per_s = 0;
   double gemm_flops_per_s = 0;  ///< (32768 x 64) x (64 x 64) through the backend's GEMM
   std::string source;           ///< "measured", the file's path, or "none": no floors

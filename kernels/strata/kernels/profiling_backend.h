@@ -1,6 +1,7 @@
 // `strata train --profile`: a Backend that runs another's operations, waits for each, and
 // adds its time, memory traffic and arithmetic to a profile under the operation's name.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -13,11 +14,13 @@ namespace strata::kernels {
 
 // What one call must move and compute, whatever the kernel: every operand read or written
 // once (`bytes`, the compulsory traffic), the rows a sparse product reads once per stored
-// entry (`gather_bytes`: cache-resident when the dense side fits), and multiply-adds x 2.
+// entry (`gather_bytes`, from a matrix of `gathered_from` bytes: cache-resident when it
+// fits; 0 where unknown), and multiply-adds x 2.
 struct OpCost {
-  double bytes = 0, gather_bytes = 0, flops = 0;
+  double bytes = 0, gather_bytes = 0, flops = 0, gathered_from = 0;
   OpCost& operator+=(const OpCost& o) {
     bytes += o.bytes, gather_bytes += o.gather_bytes, flops += o.flops;
+    gathered_from = std::max(gathered_from, o.gathered_from);
     return *this;
   }
 };
