@@ -98,12 +98,9 @@ void split_unfused(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, Matr
   axpy_scale(alpha, grad_z, grad_h0, beta);
 }
 
-}  // namespace
-
-void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
-                     float alpha, MatrixView grad_h0, float beta, const DropInto& drop,
-                     const WeightGradientInto& weight) {
-  const bool dropping = drop.to.data != nullptr && drop.p > 0.0f;
+void check_split(ConstMatrixView y, ConstMatrixView grad_y, ConstMatrixView w,
+                 ConstMatrixView grad_z, ConstMatrixView grad_h0, const DropInto& drop,
+                 const WeightGradientInto& weight) {
   STRATA_CHECK(drop.to.data == nullptr || drop.to.data == grad_y.data,
                "relu_gemm_split: the drop must be grad_y's own");
   check_same_shape(y, grad_y, "relu_gemm_split");
@@ -111,12 +108,21 @@ void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, Ma
   STRATA_CHECK(w.cols == y.cols && grad_z.rows == y.rows && grad_z.cols == w.rows,
                "relu_gemm_split: y ", y.rows, "x", y.cols, ", w ", w.rows, "x", w.cols, ", grad_z ",
                grad_z.rows, "x", grad_z.cols);
+  STRATA_CHECK(weight.sums.empty() ||
+                   (weight.a.rows == y.rows &&
+                    static_cast<std::int64_t>(weight.sums.size()) == weight.a.cols * y.cols),
+               "relu_gemm_split: weight gradient of ", weight.a.rows, "x", weight.a.cols, " by ",
+               y.rows, "x", y.cols, " into ", weight.sums.size(), " sums");
+}
+
+}  // namespace
+
+void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, MatrixView grad_z,
+                     float alpha, MatrixView grad_h0, float beta, const DropInto& drop,
+                     const WeightGradientInto& weight) {
+  check_split(y, grad_y, w, grad_z, grad_h0, drop, weight);
+  const bool dropping = drop.to.data != nullptr && drop.p > 0.0f;
   const bool summing = !weight.sums.empty();
-  STRATA_CHECK(
-      !summing || (weight.a.rows == y.rows &&
-                   static_cast<std::int64_t>(weight.sums.size()) == weight.a.cols * y.cols),
-      "relu_gemm_split: weight gradient of ", weight.a.rows, "x", weight.a.cols, " by ", y.rows,
-      "x", y.cols, " into ", weight.sums.size(), " sums");
   const DropInto no_drop{};
   const DropInto& used = dropping ? drop : no_drop;
   if (!blocked(w)) {
@@ -124,16 +130,8 @@ void relu_gemm_split(ConstMatrixView y, MatrixView grad_y, ConstMatrixView w, Ma
     if (summing) gemm_tn_accumulate(weight.a, grad_y, weight.sums, weight.alpha);
     return;
   }
-  const SplitStep step{
-      y,
-      grad_y,
-      w,
-      grad_z,
-      alpha,
-      grad_h0,
-      beta,
-      used,
-      RowDropout(dropping ? drop.p : 0.0f, drop.seed, drop.epoch, drop.layer, y.cols)};
+  const RowDropout dropper(dropping ? drop.p : 0.0f, drop.seed, drop.epoch, drop.layer, y.cols);
+  const SplitStep step{y, grad_y, w, grad_z, alpha, grad_h0, beta, used, dropper};
   if (!summing) {
     for_blocks(y.rows, step);
     return;
