@@ -58,28 +58,6 @@ Order random_order(LocalId n, std::uint64_t seed) {
   return order;
 }
 
-Csr permute(const Csr& a, const Order& order) {
-  std::vector<LocalId> new_id(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    new_id[static_cast<std::size_t>(order[i])] = static_cast<LocalId>(i);
-  Csr p;
-  p.rows = p.cols = a.rows;
-  std::vector<std::pair<LocalId, float>> row;
-  for (const LocalId old : order) {
-    row.clear();
-    for (EdgeOffset e = a.offsets[old]; e < a.offsets[old + 1]; ++e)
-      row.emplace_back(new_id[static_cast<std::size_t>(a.indices[e])],
-                       a.values.empty() ? 1.0f : a.values[e]);
-    std::sort(row.begin(), row.end());
-    for (const auto& [col, value] : row) {
-      p.indices.push_back(col);
-      p.values.push_back(value);
-    }
-    p.offsets.push_back(p.nnz());
-  }
-  return p;
-}
-
 void spmm_baseline(CsrView a, ConstMatrixView x, MatrixView y, float beta) {
   const std::int64_t w = x.cols;
 #pragma omp parallel for schedule(dynamic, 64)

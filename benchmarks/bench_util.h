@@ -19,9 +19,6 @@ Order rcm_order(const Csr& a);
 // A seeded random permutation: destroys whatever locality the ids had.
 Order random_order(LocalId n, std::uint64_t seed);
 
-// P A P^T for a square a: rows and columns renumbered, columns sorted within each row.
-Csr permute(const Csr& a, const Order& order);
-
 // The row-parallel kernel with a read-modify-write of y per edge (schedule dynamic, 64).
 void spmm_baseline(CsrView a, ConstMatrixView x, MatrixView y, float beta);
 

@@ -199,7 +199,8 @@ void register_graph(const std::string& name, Csr graph) {
       {"rcm", bench::rcm_order(*base)},
       {"random", bench::random_order(base->rows, 1)}};
   for (const auto& [order, permutation] : orders) {
-    const Csr* copy = &g_graphs.emplace_back(bench::permute(*base, permutation));
+    const Csr* copy =
+        &g_graphs.emplace_back(permute_symmetric(*base, std::span<const LocalId>(permutation)));
     register_spmm(name + "_" + order + "/tiled_vs_" + name,
                   {copy, kernels::spmm, base, kernels::spmm}, {16, 64, 256});
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "strata/core/error.h"
 #include "strata/graph/csr_from_entries.h"
@@ -118,6 +120,44 @@ Csr mean_normalize(const Csr& adjacency, std::span<const float> degree_plus_one)
               inverse);
   }
   return out;
+}
+
+namespace {
+
+template <typename Id>
+Csr permuted(const Csr& a, std::span<const Id> order) {
+  std::vector<LocalId> position(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    position[static_cast<std::size_t>(order[i])] = static_cast<LocalId>(i);
+  const bool weighted = !a.values.empty();
+  Csr p;
+  p.rows = p.cols = a.rows;
+  p.offsets.reserve(a.offsets.size());
+  p.indices.reserve(a.indices.size());
+  p.values.reserve(a.values.size());
+  std::vector<std::pair<LocalId, float>> row;
+  for (const Id v : order) {
+    row.clear();
+    for (EdgeOffset e = a.offsets[v]; e < a.offsets[v + 1]; ++e)
+      row.emplace_back(position[a.indices[e]], weighted ? a.values[e] : 1.0f);
+    std::sort(row.begin(), row.end());
+    for (const auto& [c, value] : row) {
+      p.indices.push_back(c);
+      if (weighted) p.values.push_back(value);
+    }
+    p.offsets.push_back(p.nnz());
+  }
+  return p;
+}
+
+}  // namespace
+
+Csr permute_symmetric(const Csr& a, std::span<const LocalId> order) {
+  return permuted(a, order);
+}
+
+Csr permute_symmetric(const Csr& a, std::span<const GlobalId> order) {
+  return permuted(a, order);
 }
 
 Csr transpose(const Csr& a) {

@@ -89,30 +89,6 @@ Csr propagation_matrix(const Csr& adjacency, std::span<const float> degree_plus_
   return {};
 }
 
-Csr permute_symmetric(const Csr& a, std::span<const GlobalId> order) {
-  std::vector<LocalId> position(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<LocalId>(i);
-  Csr p;
-  p.rows = p.cols = a.rows;
-  p.offsets.reserve(a.offsets.size());
-  p.offsets.assign(1, 0);
-  p.indices.reserve(a.indices.size());
-  p.values.reserve(a.values.size());
-  std::vector<std::pair<LocalId, float>> row;
-  for (GlobalId v : order) {
-    row.clear();
-    for (EdgeOffset e = a.offsets[v]; e < a.offsets[v + 1]; ++e)
-      row.emplace_back(position[a.indices[e]], a.values[e]);
-    std::sort(row.begin(), row.end());
-    for (const auto& [c, value] : row) {
-      p.indices.push_back(c);
-      p.values.push_back(value);
-    }
-    p.offsets.push_back(p.nnz());
-  }
-  return p;
-}
-
 RowLayout whole_graph_layout(const Csr& adjacency, std::span<const std::int32_t> chunk_of, int k,
                              Propagation propagation) {
   STRATA_REQUIRE(k >= 1, "--chunks must be at least 1, got ", k);

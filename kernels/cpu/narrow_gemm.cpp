@@ -7,7 +7,6 @@
 #include "narrow_gemm.h"
 
 #include <algorithm>
-#include <array>
 #include <vector>
 
 namespace strata::kernels {

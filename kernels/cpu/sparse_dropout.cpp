@@ -26,11 +26,11 @@ __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void dropout
 // One column's entries: the pair key is the column's, the row keys are gathered.
 __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void dropout_csr_column(
     const LocalId* rows, const std::uint64_t* row_keys, const float* src, float* dst,
-    std::int64_t n, std::uint64_t pair_key, int shift, float keep_scale, std::uint32_t threshold) {
+    std::int64_t n, std::int64_t column, std::uint64_t pair_key, float keep_scale,
+    std::uint32_t threshold) {
   for (std::int64_t k = 0; k < n; ++k) {
     const std::uint64_t h = splitmix64(row_keys[rows[k]] ^ pair_key);
-    const auto bits = static_cast<std::uint32_t>((h >> shift) & 0xFFFFFFull);
-    dst[k] = keep_or_zero(src[k], keep_scale, bits, threshold);
+    dst[k] = keep_or_zero(src[k], keep_scale, column_bits(h, column), threshold);
   }
 }
 
@@ -43,8 +43,7 @@ void RowDropout::apply_sparse_column(std::int64_t column, const LocalId* rows,
     std::copy(src, src + n, dst);
     return;
   }
-  const int shift = 40 - 24 * static_cast<int>(column & 1);  // column_bits' choice
-  dropout_csr_column(rows, row_keys, src, dst, n, column_keys_[column >> 1], shift, keep_scale_,
+  dropout_csr_column(rows, row_keys, src, dst, n, column, column_keys_[column >> 1], keep_scale_,
                      threshold_);
 }
 

@@ -72,6 +72,12 @@ std::vector<float> degrees_plus_one(const Csr& adjacency);
 // The transpose (cols x rows), values carried along.
 Csr transpose(const Csr& a);
 
+// a (square) with rows and columns renumbered: row i of the result is row order[i] of a,
+// its columns renamed to their new ids and sorted, values carried along (none where a has
+// none). order must be a permutation of a's rows.
+Csr permute_symmetric(const Csr& a, std::span<const LocalId> order);
+Csr permute_symmetric(const Csr& a, std::span<const GlobalId> order);
+
 // Whether a equals its transpose entry for entry, values included, with every row sorted by
 // column (then a product with a is bit for bit one with its transpose). False for a matrix
 // whose rows are not sorted, symmetric or not.

@@ -62,9 +62,6 @@ std::vector<GlobalId> interior_first(RowLayout& layout);
 // Whether order[i] == i for every i.
 bool is_identity(std::span<const GlobalId> order);
 
-// a with rows and columns renumbered: row i of the result is row order[i] of a.
-Csr permute_symmetric(const Csr& a, std::span<const GlobalId> order);
-
 // Rows [b.begin, b.end) of a as a CSR of their own (offsets from zero, every column kept),
 // and their transpose over the columns they touch: touched (ascending) and Â[b, touched]ᵀ.
 Csr row_block_copy(const Csr& a, const Block& b);
