@@ -58,7 +58,8 @@ ModelShape ConvModel::shape(const ModelConfig& c, const GraphSize& g) const {
 // later layer's Z (transform first) or P (aggregate first, no halo) is the previous Y, G is
 // P with a halo (without a root weight; delayed stale gradients are not counted), and a
 // recomputing layer keeps no Z. GIN's layers hold H over the rows too; a learnt eps keeps
-// P0 out of the scratch.
+// P0 out of the scratch. A later stage receives its input in its first layer's P (or Z)
+// and keeps the gradient it sends back.
 std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
                                      const StageRows& r) const {
   std::int64_t floats = 0;
@@ -69,7 +70,8 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const bool accumulator =
         l > 0 ? !r.whole_rows_only && !(r.shares && r.halo && !form_.root_weight) : !after;
     const bool eps = learns_eps(c);
-    const bool p_shared = (r.shares && l == 0 && !eps) || (l > first && after && !r.halo);
+    const bool p0_in_scratch = (r.shares || r.whole_backward) && l == 0 && !eps;
+    const bool p_shared = p0_in_scratch || (l > first && after && !r.halo);
     const ConvStage::KeptZ kept = ConvStage::kept_z(c, l, r);
     const bool z_kept = (after || l > 0) && !(r.shares && l > first && !after) &&
                         kept != ConvStage::KeptZ::kRecomputed;
@@ -80,7 +82,7 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     if (form_.mlp) floats += r.owned * mid;
     if (form_.root_weight && l == 0) floats += 2 * r.owned * out;
   }
-  if (first > 0) floats += 2 * r.owned * c.width(first);
+  if (first > 0) floats += r.owned * c.width(first);  // d loss / d input (received in P or Z)
   return floats + r.owned * c.width(last);
 }
 
@@ -89,7 +91,8 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
 // recomputed or decoded Z's slice. Layer 0's eps gradient reads a Zᵀ input of its own.
 std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last,
                                        const StageRows& r, std::int64_t block) const {
-  std::int64_t grad[2] = {block * c.width(last), 0}, to_z = 0, to_p = 0, slice = 0, to_h = 0;
+  // The first d loss / d Y is the stage's output gradient itself (RowStage::output_grad_).
+  std::int64_t grad[2] = {0, 0}, to_z = 0, to_p = 0, slice = 0, to_h = 0;
   const bool eps = learns_eps(c);
   int buffer = 0;
   for (int l = last - 1; l >= first; --l) {
@@ -104,7 +107,7 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
     buffer ^= 1;
     if (l > first) grad[buffer] = std::max(grad[buffer], block * c.width(l));
   }
-  if (r.shares && first == 0 && !eps) {
+  if ((r.shares || r.whole_backward) && first == 0 && !eps) {
     const bool after = ConvStage::aggregates_first(c, 0, r.reads_history);
     grad[1] = std::max(grad[1], r.columns * (after ? c.width(0) : ConvStage::conv_width(c, 0)));
     for (int l = first + 1; l <= last; ++l) grad[1] = std::max(grad[1], r.owned * c.width(l));

@@ -25,12 +25,17 @@ ConvStage::KeptZ ConvStage::kept_z(const ModelConfig& model, int l, const StageR
 }
 
 ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form)
-    : RowStage(setup, first, last), first_(first), last_(last), form_(form) {
+    : RowStage(setup, first, last, false), first_(first), last_(last), form_(form) {
   STRATA_CHECK(!(form.root_weight && form.mlp), "a conv has a root weight or an MLP, not both");
   const std::int64_t n = graph_.rows();
   const std::size_t per_layer = tensors_per_layer(model_, form);
   for (int l = first; l < last; ++l)
     layers_.push_back(make_layer(l, static_cast<std::size_t>(l - first) * per_layer, setup));
+  if (first > 0) {  // received straight into the first layer's input (forward drops them)
+    Layer& front = layers_.front();
+    kernels::Tensor& input = front.aggregate_first ? front.p : front.z;
+    input_raw_ = kernels::Tensor::view_of(input.data(), n, model_.width(first));
+  }
   if (first == 0 && form.root_weight) {
     root_ = tensor(n, model_.width(1));
     root_grad_ = tensor(n, model_.width(1));
@@ -46,7 +51,9 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form
 // layer is the previous Y, alive until then; P0 is rebuilt from the features into Y0.
 // Stored in bf16 (StageSetup::storage), Z is aggregated into the conv's output rows: only
 // where Z is no wider (a chunked layer may aggregate first into narrower rows: its Z stays
-// fp32). A learnt eps keeps P0 out of the scratch: its gradient reads P0's rows.
+// fp32). A learnt eps keeps P0 out of the scratch: its gradient reads P0's rows. Chunked
+// with a whole backward (StageSetup::whole_backward), every forward block ends before the
+// backward too: P0 lies in the scratch there as well.
 // Chunked (pipeline, no halo), a later layer's P is the previous Y as well: P is that
 // layer's history, and Y's rows of chunk b are written (then dropped in place) by b's
 // forward, read by b's backward (the ReLU's, which the dropped zeros leave unchanged,
@@ -65,7 +72,8 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const St
   const KeptZ kept = kept_z(model_, l, rows);
   layer.recompute = kept == KeptZ::kRecomputed;
   const bool stored = kept == KeptZ::kBf16;
-  layer.p_in_scratch = share && l == 0 && !layer.eps;  // the eps gradient reads P0
+  // the eps gradient reads P0
+  layer.p_in_scratch = forward_ends_before_backward() && l == 0 && !layer.eps;
   if (layer.p_in_scratch)
     layer.p = first_input_over_scratch(cols, exchanged);
   else if (l > first_ && after && !halo)  // chunked too (above)
@@ -137,10 +145,7 @@ void ConvStage::prepare_first_layer() {
 }
 
 void ConvStage::forward(const Block& b) {
-  if (first_ > 0) {
-    const MatrixView p = input_of(layers_.front(), b);
-    copy_dropped(rows(input_raw_, b), p, b, first_);
-  }
+  if (first_ > 0) drop(input_of(layers_.front(), b), b, first_);
   for (std::size_t j = 0; j < layers_.size(); ++j) {
     forward_layer(layers_[j], b);
     if (j + 1 < layers_.size()) {
@@ -226,8 +231,7 @@ std::byte* ConvStage::stored_rows(Layer& layer, const Block& s) const {
 // it travels; the boundary piece waits for it. GIN's MLP leaves d loss / d H in kGradH,
 // which finish_layer does not read (it reads grad_y for a root term only).
 void ConvStage::backward(const Block& b) {
-  MatrixView grad = scratch(kGradY, b.size(), model_.width(last_));
-  backend_.copy(rows(output_grad_, b), grad);
+  MatrixView grad = rows(output_grad_, b);  // the activation's backward runs in place
   const std::vector<Block> pieces = graph_.pieces(b);
   int buffer = kGradY;
   Arriving arriving;

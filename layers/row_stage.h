@@ -8,10 +8,13 @@ namespace strata {
 
 class RowStage : public Stage {
  public:
-  RowStage(const StageSetup& setup, int first, int last) : Stage(setup, first, last) {
+  // own_input: the received rows get a buffer of their own; else the stage points
+  // input_raw_ at its first layer's input, where they are dropped in place.
+  RowStage(const StageSetup& setup, int first, int last, bool own_input = true)
+      : Stage(setup, first, last) {
     const std::int64_t n = graph_.rows();
     if (first > 0) {
-      input_raw_ = tensor(n, model_.width(first));
+      if (own_input) input_raw_ = tensor(n, model_.width(first));
       input_grad_ = tensor(n, model_.width(first));
     }
     output_grad_ = tensor(n, model_.width(last));
@@ -22,7 +25,7 @@ class RowStage : public Stage {
 
  protected:
   kernels::Tensor input_raw_;    // stage > 0: received rows before dropout
-  kernels::Tensor output_grad_;  // d loss / d Y of the last layer
+  kernels::Tensor output_grad_;  // d loss / d Y of the last layer (the backward's first dY)
   kernels::Tensor input_grad_;   // stage > 0: d loss / d the received rows
 };
 

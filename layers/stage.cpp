@@ -25,7 +25,9 @@ Stage::Stage(const StageSetup& setup, int first, int last)
       stale_weight_(setup.stale_weight),
       parameters_(setup.backend, stage_shapes(setup.model, first, last),
                   initial_values(stage_shapes(setup.model, first, last), setup.model.seed)),
-      whole_rows_only_(!graph_.chunked() && !graph_.has_halo() && stale_ == StaleGrad::kDrop) {
+      whole_backward_(setup.whole_backward),
+      whole_rows_only_(!graph_.has_halo() &&
+                       (whole_backward_ || (!graph_.chunked() && stale_ == StaleGrad::kDrop))) {
   STRATA_CHECK((first == 0) == (features_ != nullptr), "features belong to the stage with layer 0");
   STRATA_CHECK(features_ == nullptr ||
                    (features_->rows() == graph_.rows() && features_->cols() == model_.in_features),

@@ -46,11 +46,13 @@ std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig
 // symmetric, and Â[:, halo] (halo_entries of the entries) with its transpose. Otherwise
 // the whole matrix (evaluation) is the layout's own, and with one chunk its transpose is
 // too where Â is symmetric; with several chunks, each chunk's rows and their transpose
-// over the columns they touch (at most all its entries and at most all columns). A model
+// over the columns they touch (at most all its entries and at most all columns), or
+// (chunk_transposes false: a whole backward without a halo) the whole matrix's. A model
 // that reads the entries one by one (attention) keeps Â whole, unsplit, and per block
 // (every row, and each chunk) its entries by column (BlockEntries).
 std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, int chunks,
-                          bool symmetric, std::int64_t halo_entries, bool per_entry) {
+                          bool symmetric, std::int64_t halo_entries, bool per_entry,
+                          bool chunk_transposes = true) {
   const std::int64_t a_hat = csr_bytes(rows, nnz, true);
   const std::int64_t ids_and_labels = cols * (8 + 8) + rows * (4 + 3);
   if (per_entry) {
@@ -66,10 +68,11 @@ std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz
     return inner + (symmetric ? 0 : inner) + outer + outer_t + ids_and_labels;
   }
   std::int64_t copies = 0;
-  if (chunks == 1 && !symmetric) copies += csr_bytes(cols, nnz, true);
-  if (chunks > 1) {
+  if ((chunks == 1 || !chunk_transposes) && !symmetric) copies += csr_bytes(cols, nnz, true);
+  if (chunks > 1) copies += a_hat;
+  if (chunks > 1 && chunk_transposes) {
     const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * cols, nnz);
-    copies += a_hat + nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);
+    copies += nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);
   }
   return a_hat + copies + ids_and_labels;
 }
@@ -111,9 +114,11 @@ void add_stage(MemoryEstimate& e, const ModelConfig& model, const StageBounds& b
   const ModelType& type = model_type(model.kind);
   const int first = bounds[stage], last = bounds[stage + 1];
   const std::int64_t cols = part.owned + part.halo;
-  const StageRows rows{part.owned,  cols, chunks > 1 && !halo, chunks == 1 && !halo,
-                       chunks == 1, halo, plan.recompute,      plan.storage == RowCodec::kBf16,
-                       part.entries};
+  const bool whole_backward = chunks > 1 && plan.whole_backward;
+  const StageRows rows{
+      part.owned,   cols,          chunks > 1 && !halo, (chunks == 1 || whole_backward) && !halo,
+      chunks == 1,  halo,          plan.recompute,      plan.storage == RowCodec::kBf16,
+      part.entries, whole_backward};
   e.activations = type.stage_floats(model, first, last, rows) * kFloat;
   e.activations += scratch_bytes(type, model, first, last, rows, part.entries, plan);
   // Halo exchange buffers (halo_exchange.h), a send and a receive buffer that only grow: the
@@ -167,7 +172,8 @@ MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& 
   MemoryEstimate e;
   e.dataset = dataset_bytes(data);
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
-  e.layout = layout_bytes(n, n, nnz, plan.chunks, symmetric, -1, reads_entries(model));
+  e.layout = layout_bytes(n, n, nnz, plan.chunks, symmetric, -1, reads_entries(model),
+                          !plan.whole_backward);
   if (bounds[stage] == 0)  // several chunks: rows in an order of their own
     e.features = first_stage_feature_bytes(data.features, model, n, plan.chunks == 1);
   add_stage(e, model, bounds, stage, {n, 0, nnz}, plan, false, gradient_type);

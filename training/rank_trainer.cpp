@@ -48,7 +48,8 @@ RankTrainer::RankTrainer(RankGrid& grid, const kernels::Backend& backend, RankDa
       labels_on_backend_(backend, labels_),
       stage_(make_stage({backend, setup.model, rows_, features_ ? &*features_ : nullptr,
                          stage_stale_grad(setup.options.stale_grad), setup.options.stale_weight,
-                         setup.config.recompute, setup.config.storage},
+                         setup.config.recompute, setup.config.storage,
+                         setup.options.stale_grad == StaleGrad::kExact},
                         setup.bounds[grid.stage()], setup.bounds[grid.stage() + 1])),
       optimizer_(backend, stage_->parameters().count(), adam_config_for(setup.config)),
       train_count_(labels_.counts[0]) {

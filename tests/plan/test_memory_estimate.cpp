@@ -63,21 +63,25 @@ TEST_CASE("a one-chunk halo's send and receive buffers each hold the larger of i
     const PartSizes part{200, 40, 2000, sent, 300};
     return estimate_hybrid_memory(d, gcn(16), {0, 4}, 0, {chunks, false, {}}, part).activations;
   };
-  const std::int64_t row = 16 * 4;  // the widest exchanged rows, float32
+  const std::int64_t row = 16 * 4;                  // the widest exchanged rows, float32
   CHECK(activations(10, 1) == activations(30, 1));  // fewer sent than received: the halo's
   CHECK(activations(60, 1) - activations(30, 1) == 2 * (60 - 40) * row);
   // Chunked: a pair for evaluation and one per chunk, counted as sent + halo rows each.
   CHECK(activations(30, 4) - activations(10, 4) == 2 * 20 * row);
 }
 
-TEST_CASE("a whole backward's scratch holds every row, a chunked one's a chunk's") {
+TEST_CASE("a whole backward holds what one chunk holds, a chunked one adds accumulators") {
+  // A whole backward (--stale-grad exact) runs after every chunk's forward, over every row
+  // at once: no gradient accumulator, layer 0's input in the backward's scratch, as with
+  // one chunk. A backward chunk by chunk scatters into an accumulator per later layer.
   const StageBounds bounds{0, 2, 4};
   const Dataset d = sparse_dataset(64);
   for (int stage : {0, 1}) {
     const auto activations = [&](ChunkPlan plan) {
       return estimate_pipeline_memory(d, gcn(64), bounds, stage, plan).activations;
     };
-    CHECK(activations({4, true, {}}) > activations({4, false, {}}));
+    CHECK(activations({4, true, {}}) == activations({1, true, {}}));
+    CHECK(activations({4, false, {}}) > activations({4, true, {}}));
     CHECK(activations({1, true, {}}) == activations({1, false, {}}));
     // Encoded stage rows need buffers of their own; float32 rows are sent in place.
     const RowCodecs int8{RowCodec::kInt8, RowCodec::kInt8};

@@ -60,7 +60,9 @@ struct GraphSize {
 // rows, then the halo); chunked without a halo, layers read history; one block of every
 // row without a halo needs no gradient accumulators (stage.h, whole_rows_only). Unchunked
 // (one block per pass), buffers whose uses never overlap share memory; recompute and
-// bf16 (storage kBf16) are StageSetup's options.
+// bf16 (storage kBf16) are StageSetup's options. Chunked with a whole backward
+// (StageSetup::whole_backward), every forward ends before the backward: P0 lies in the
+// backward's scratch as it does unchunked.
 struct StageRows {
   std::int64_t owned = 0, columns = 0;
   bool reads_history = false;
@@ -70,6 +72,7 @@ struct StageRows {
   bool recompute = false;
   bool bf16 = false;
   std::int64_t entries = 0;  // the propagation matrix's, in the owned rows (attention's)
+  bool whole_backward = false;
 };
 
 class ModelType {

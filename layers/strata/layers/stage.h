@@ -46,6 +46,10 @@ struct StageSetup {
   // the layer's output rows (input no wider than output, ConvStage): the forward multiplies
   // the rounded Z, which the weight gradient reads back. kFloat32: Z as computed.
   RowCodec storage = RowCodec::kFloat32;
+  // The trainer runs the backward as one block of every row once every block's forward
+  // has run (StaleGrad::kExact, which it hands the stage as kDrop): no block's gradient
+  // waits for another's, so no accumulator is kept, as for an unchunked stage.
+  bool whole_backward = false;
 };
 
 class Stage {
@@ -109,10 +113,13 @@ class Stage {
   // (BlockGraph::pieces, or b itself), waiting for the owners' share where it is needed.
   bool start_propagate(kernels::Tensor& g, const Block& b, ConstMatrixView grad, MatrixView out);
   void take_propagated(kernels::Tensor& g, const Block& b, const Block& piece, MatrixView out);
-  // Whether every block is one block of every row, without a halo, dropping stale
+  // Whether every backward block is one block of every row, without a halo, dropping stale
   // gradients: then a layer's gradient needs no full-size accumulator (propagate_back
   // multiplies straight into its output), and nothing needs zeroing between epochs.
   bool whole_rows_only() const { return whole_rows_only_; }
+  // Whether a pass's backward begins only once its every forward block has ended: one
+  // block per pass, or a whole backward (StageSetup::whole_backward).
+  bool forward_ends_before_backward() const { return !graph_.chunked() || whole_backward_; }
   // The accumulator g of a layer that reads `width` columns: none when whole_rows_only().
   kernels::Tensor gradient_buffer(std::int64_t width) const;
   // Delaying stale gradients: what g carries into a training pass, scaled by the weight.
@@ -138,6 +145,7 @@ class Stage {
   bool training_ = false;
 
  private:
+  bool whole_backward_;
   bool whole_rows_only_;
   std::vector<kernels::Buffer> scratch_;
 };
