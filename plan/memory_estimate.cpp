@@ -44,9 +44,9 @@ std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig
 // layout holds it, and the copies the backend multiplies (block_rows.h). With a halo and
 // one chunk, the split by columns instead of Â: Â[:, owned], its transpose unless Â is
 // symmetric, and Â[:, halo] (halo_entries of the entries) with its transpose. Otherwise
-// the whole matrix (evaluation) is the layout's own, and with one chunk its transpose is
-// too where Â is symmetric; with several chunks, each chunk's rows and their transpose
-// over the columns they touch (at most all its entries and at most all columns), or
+// the whole matrix (evaluation) and each chunk's rows are the layout's own, and with one
+// chunk its transpose is too where Â is symmetric; with several chunks, each chunk's rows'
+// transpose over the columns they touch (at most all its entries and at most all columns), or
 // (chunk_transposes false: a whole backward without a halo) the whole matrix's. A model
 // that reads the entries one by one (attention) keeps Â whole, unsplit, and per block
 // (every row, and each chunk) its entries by column (BlockEntries).
@@ -69,7 +69,6 @@ std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz
   }
   std::int64_t copies = 0;
   if ((chunks == 1 || !chunk_transposes) && !symmetric) copies += csr_bytes(cols, nnz, true);
-  if (chunks > 1) copies += a_hat;
   if (chunks > 1 && chunk_transposes) {
     const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * cols, nnz);
     copies += nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);

@@ -64,7 +64,7 @@ void BlockRows::aggregate(const Block& b, ConstMatrixView x, MatrixView out) {
     return;
   }
   Chunk& c = chunk(b);
-  if (!c.rows) c.rows = backend_.sparse(row_block_copy(layout_.a_hat, b).view());
+  if (!c.rows) c.rows = rows_of(layout_.a_hat, b);
   c.rows->multiply(x, out);
   if (progress_) progress_();
 }
