@@ -19,8 +19,9 @@
 # build's strata, e.g. a wrapper that sets its library path; without it the "before" rows
 # are left out), STRATA_RMAT_SIZES (default "1000000 2000000 10000000"; before runs stop at
 # 2M), STRATA_SBM_SIZES (default "1000000 4000000"), STRATA_WORK (caches, /tmp/strata-memory),
-# STRATA_MEMORY_ONLY=graph (the rmat-graph section alone) or rest (every other section).
-# The rmat-graph rows go to memory_graph.csv, the others to memory.csv.
+# STRATA_MEMORY_ONLY=graph (the rmat-graph section alone), sbm (the sbm section alone) or
+# rest (every section but rmat-graph). The rmat-graph rows go to memory_graph.csv, the sbm
+# rows to memory_sbm.csv, the others to memory.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/machine.sh
@@ -40,7 +41,7 @@ limit=${STRATA_MEMORY_LIMIT:-$(($(awk '/^MemTotal/ {print $2}' /proc/meminfo) * 
 csv=$results/memory.csv
 header="# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ)${STRATA_BEFORE:+; before: $STRATA_BEFORE}
 section,graph,vertices,mode,P,build,variant,seed,peak_mb_max,peak_mb_sum,estimate_mb_max,bytes_per_vertex,epoch_s,test_acc,skipped"
-[[ ${STRATA_MEMORY_ONLY:-} == graph ]] || echo "$header" >"$csv"
+[[ ${STRATA_MEMORY_ONLY:-} == graph || ${STRATA_MEMORY_ONLY:-} == sbm ]] || echo "$header" >"$csv"
 log() { echo "[$(date -u +%T)] $*" >&2; }
 builds=("after|$PWD/$strata")
 [[ -z ${STRATA_BEFORE:-} ]] || builds=("before|$STRATA_BEFORE" "${builds[@]}")
@@ -91,9 +92,39 @@ graph_rmat() {  # into memory_graph.csv (run() appends to $csv, dynamically scop
     --shards "$shards" --hidden 64 --epochs 3
   rm -rf "$shards"
 }
+# end_to_end.sh's SBM graphs and layouts, into memory_sbm.csv (run() appends to $csv).
+sbm_layouts() {
+  local csv=$results/memory_sbm.csv n name b build bin variant p data
+  echo "$header" >"$csv"
+  export OMP_NUM_THREADS=1
+  for n in "${sbm_sizes[@]}"; do
+    name=sbm$((n / 1000))k
+    log "generate $name (SBM, avg degree 10, 64 features, 8 classes, feature signal 0.3)"
+    "$PWD/$strata" convert --dataset synthetic --nodes "$n" --avg-degree 10 --features 64 \
+      --classes 8 --feature-signal 0.3 --out "$work/$name.strata" >/dev/null
+    data=(--dataset "$work/$name.strata" --binarize --row-normalize 0 --layers 4 --hidden 64
+      --epochs 3)
+    for b in "${builds[@]}" "bf16|$PWD/$strata"; do
+      build=${b%%|*} bin=${b#*|} variant=default
+      [[ $build == bf16 ]] && build=after variant=bf16
+      run sbm "$name" "$n" local 1 "$build" "$bin" 0 "$variant" "${data[@]}"
+      for p in 2 4; do
+        run sbm "$name" "$n" graph "$p" "$build" "$bin" 0 "$variant" "${data[@]}"
+        run sbm "$name" "$n" pipeline "$p" "$build" "$bin" 0 "$variant" "${data[@]}"
+      done
+      run sbm "$name" "$n" hybrid 4 "$build" "$bin" 0 "$variant" "${data[@]}" --parts 2
+    done
+    rm -f "$work/$name.strata"
+  done
+}
 if [[ ${STRATA_MEMORY_ONLY:-} == graph ]]; then  # this section alone
   graph_rmat
   log "wrote $results/memory_graph.csv"
+  exit
+fi
+if [[ ${STRATA_MEMORY_ONLY:-} == sbm ]]; then  # this section alone
+  sbm_layouts
+  log "wrote $results/memory_sbm.csv"
   exit
 fi
 
@@ -128,26 +159,7 @@ done
 export OMP_NUM_THREADS=2
 [[ ${STRATA_MEMORY_ONLY:-} == rest ]] || graph_rmat
 
-export OMP_NUM_THREADS=1
-for n in "${sbm_sizes[@]}"; do
-  name=sbm$((n / 1000))k
-  log "generate $name (SBM, avg degree 10, 64 features, 8 classes, feature signal 0.3)"
-  "$PWD/$strata" convert --dataset synthetic --nodes "$n" --avg-degree 10 --features 64 \
-    --classes 8 --feature-signal 0.3 --out "$work/$name.strata" >/dev/null
-  data=(--dataset "$work/$name.strata" --binarize --row-normalize 0 --layers 4 --hidden 64
-    --epochs 3)
-  for b in "${builds[@]}" "bf16|$PWD/$strata"; do
-    build=${b%%|*} bin=${b#*|} variant=default
-    [[ $build == bf16 ]] && build=after variant=bf16
-    run sbm "$name" "$n" local 1 "$build" "$bin" 0 "$variant" "${data[@]}"
-    for p in 2 4; do
-      run sbm "$name" "$n" graph "$p" "$build" "$bin" 0 "$variant" "${data[@]}"
-      run sbm "$name" "$n" pipeline "$p" "$build" "$bin" 0 "$variant" "${data[@]}"
-    done
-    run sbm "$name" "$n" hybrid 4 "$build" "$bin" 0 "$variant" "${data[@]}" --parts 2
-  done
-  rm -f "$work/$name.strata"
-done
+sbm_layouts
 
 export OMP_NUM_THREADS=2
 if physics_raw "$work"; then
