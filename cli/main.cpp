@@ -96,7 +96,7 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_option("--compress-backward", a.config.compress.backward,
                   "their gradients as none | bf16 | int8 (default: as --compress)");
   cmd->add_option("--partitioner", a.config.partition.method,
-                  "graph: metis | random | range | rcm");
+                  "graph: metis | random | range | rcm | fennel");
   auto& p = a.config.pipeline;
   cmd->add_option("--stages", a.stages,
                   "pipeline: stages (= ranks); hybrid: ranks / parts (0: from the ranks)");
@@ -127,7 +127,7 @@ void add_partition_options(CLI::App* cmd, strata::cli::PartitionArgs& a, Partiti
   add_dataset_options(cmd, a.data);
   auto& r = a.request;
   cmd->add_option("--parts", r.parts, "number of parts");
-  cmd->add_option("--method", r.options.method, "metis | random | range | rcm");
+  cmd->add_option("--method", r.options.method, "metis | random | range | rcm | fennel");
   cmd->add_option("--objective", n.objective, "METIS objective: cut | volume");
   cmd->add_option("--imbalance", r.options.imbalance, "allowed vertex imbalance");
   cmd->add_option("--balance", n.balance, "METIS balances vertices, or vertices and edges");

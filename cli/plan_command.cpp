@@ -131,7 +131,7 @@ CLI::App* add_plan_command(CLI::App& app, PlanArgs& a) {
                   "kernel rates: read FILE if it exists, else measure and write it (default: "
                   "a file per dataset, width and threads under ~/.cache/strata)");
   cmd->add_flag("--recalibrate", a.recalibrate, "measure the kernel rates again");
-  cmd->add_option("--partitioner", r.partition.method, "metis | random | range | rcm");
+  cmd->add_option("--partitioner", r.partition.method, "metis | random | range | rcm | fennel");
   cmd->add_option("--seed", r.seed, "partitioner seed");
   cmd->add_flag("--simulate", a.simulate,
                 "plan for the graph --nodes, --avg-degree, --features, --classes describe, "

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <numeric>
 
+#include "fennel.h"
 #include "strata/core/error.h"
 #include "strata/core/random.h"
 
@@ -21,7 +22,8 @@ struct MethodName {
 constexpr MethodName kMethodNames[] = {{PartitionMethod::kMetis, "metis"},
                                        {PartitionMethod::kRandom, "random"},
                                        {PartitionMethod::kRange, "range"},
-                                       {PartitionMethod::kRcm, "rcm"}};
+                                       {PartitionMethod::kRcm, "rcm"},
+                                       {PartitionMethod::kFennel, "fennel"}};
 
 std::vector<std::int32_t> random_parts(LocalId n, int parts, std::uint64_t seed) {
   std::vector<LocalId> order(n);
@@ -85,7 +87,8 @@ std::vector<std::int32_t> metis_parts(const Csr& a, const PartitionOptions& opti
 PartitionMethod parse_partition_method(std::string_view name) {
   for (const auto& entry : kMethodNames)
     if (entry.name == name) return entry.method;
-  throw_input_error("unknown partition method '", name, "'; valid: metis, random, range, rcm");
+  throw_input_error("unknown partition method '", name,
+                    "'; valid: metis, random, range, rcm, fennel");
 }
 
 const char* partition_method_name(PartitionMethod method) {
@@ -133,6 +136,8 @@ std::vector<std::int32_t> partition_graph(const Csr& adjacency, const PartitionO
     }
     case PartitionMethod::kRcm:
       return ranges_of_order(reverse_cuthill_mckee_order(adjacency), options.parts);
+    case PartitionMethod::kFennel:
+      return fennel_parts(adjacency, options, kFennelPasses);
   }
   STRATA_CHECK(false, "unhandled partition method");
   return {};

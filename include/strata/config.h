@@ -69,7 +69,7 @@ struct Config {
 
   /// Graph mode, when the graph is given whole: how it is split into one part per rank.
   struct Partition {
-    std::string method = "metis";  ///< metis | random | range | rcm
+    std::string method = "metis";  ///< metis | random | range | rcm | fennel
     double imbalance = 0.03;       ///< allowed max / average part weight, minus one
     bool balance_edges = true;     ///< METIS also balances adjacency entries, not only vertices
     bool min_volume = false;       ///< METIS minimizes communication volume instead of edge cut

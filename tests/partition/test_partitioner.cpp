@@ -21,14 +21,57 @@ Csr grid(int side) {
     }
   return build_csr(side * side, edges, BuildOptions{});
 }
-std::string temp_path(const char* name) { return std::string("/tmp/strata_part_") + name; }
-void write_text(const std::string& path, const char* text) { std::ofstream(path) << text; }
+// 4 planted communities of 250 vertices, scattered over the ids (vertex v is in community
+// (37 v mod 1000) / 250, so that neither id order nor round robin finds them): each vertex
+// gets 4 edges to members of its own community and one to any vertex, by a fixed LCG.
+Csr planted() {
+  constexpr int n = 1000, size = 250, inverse = 973;  // 37 * 973 = 1 (mod 1000)
+  std::vector<Edge> edges;
+  std::uint64_t state = 12345;
+  const auto draw = [&](int range) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<int>((state >> 33) % static_cast<std::uint64_t>(range));
+  };
+  for (int v = 0; v < n; ++v) {
+    const int community = v * 37 % n / size;
+    for (int k = 0; k < 4; ++k) edges.push_back({v, (community * size + draw(size)) * inverse % n});
+    edges.push_back({v, draw(n)});
+  }
+  return build_csr(n, edges, BuildOptions{});
+}
+std::string temp_path(const char* name) {
+  return std::string("/tmp/strata_part_") + name;
+}
+void write_text(const std::string& path, const char* text) {
+  std::ofstream(path) << text;
+}
 }  // namespace
 
 TEST_CASE("parse_partition_method names the valid methods") {
   CHECK(parse_partition_method("metis") == PartitionMethod::kMetis);
   CHECK(parse_partition_method("rcm") == PartitionMethod::kRcm);
-  CHECK_THROWS_WITH(parse_partition_method("spectral"), Catch::Contains("metis, random, range, rcm"));
+  CHECK(parse_partition_method("fennel") == PartitionMethod::kFennel);
+  CHECK_THROWS_WITH(parse_partition_method("spectral"),
+                    Catch::Contains("metis, random, range, rcm, fennel"));
+}
+
+TEST_CASE("Fennel finds planted communities within its vertex cap, the same parts every run") {
+  const Csr g = planted();
+  for (const bool edges : {true, false}) {
+    PartitionOptions opt{PartitionMethod::kFennel, 4};
+    opt.balance_edges = edges;
+    const auto fennel = partition_graph(g, opt);
+    CHECK(partition_graph(g, opt) == fennel);
+    opt.method = PartitionMethod::kRandom;
+    const auto qf = measure_partition(g, fennel, 4);
+    const auto qr = measure_partition(g, partition_graph(g, opt), 4);
+    CHECK(qf.edge_cut * 4 < qr.edge_cut);                           // the planted cut is about 750
+    for (const std::int64_t owned : qf.owned) CHECK(owned <= 258);  // ceil(1.03 * 250)
+  }
+  const auto q =
+      measure_partition(grid(10), partition_graph(grid(10), {PartitionMethod::kFennel, 4}), 4);
+  CHECK(q.edge_cut < 60);  // random cuts about 135 of the 180
+  CHECK(q.vertex_balance <= 26.0 / 25.0);
 }
 
 TEST_CASE("METIS cuts a grid far better than random; others balanced") {

@@ -1,5 +1,7 @@
-// Vertex partitioners: METIS k-way, seeded random, contiguous ranges, and ranges of the
-// reverse Cuthill-McKee order. Each returns one part id in [0, parts) per vertex.
+// Vertex partitioners: METIS k-way, seeded random, contiguous ranges, ranges of the reverse
+// Cuthill-McKee order, and Fennel streaming (a part per vertex and a few counters per part
+// beside the graph, where METIS holds several copies of it). Each returns one part id in
+// [0, parts) per vertex.
 #pragma once
 #include <cstdint>
 #include <string_view>
@@ -9,21 +11,24 @@
 
 namespace strata {
 
-enum class PartitionMethod { kMetis, kRandom, kRange, kRcm };
+enum class PartitionMethod { kMetis, kRandom, kRange, kRcm, kFennel };
+
+// Fennel's passes over the vertices: the first and its restreams.
+inline constexpr int kFennelPasses = 8;
 
 struct PartitionOptions {
   PartitionMethod method = PartitionMethod::kMetis;
   int parts = 1;
-  double imbalance = 0.03;        // allowed max/avg part weight minus one (METIS ufactor)
+  double imbalance = 0.03;        // allowed max/avg part weight minus one (METIS ufactor, Fennel)
   bool metis_min_volume = false;  // METIS objective: communication volume instead of edge cut
-  // METIS balances vertices and also edges (vertex weight degree + 1, a second constraint):
-  // SpMM time follows edges, and on power-law graphs vertex balance alone leaves one part
-  // with twice the edges of another.
+  // METIS and Fennel balance vertices and also edges (vertex weight degree + 1, a second
+  // constraint): SpMM time follows edges, and on power-law graphs vertex balance alone
+  // leaves one part with twice the edges of another.
   bool balance_edges = true;
   std::uint64_t seed = 0;
 };
 
-// "metis", "random", "range", "rcm"; anything else is an input error listing these.
+// "metis", "random", "range", "rcm", "fennel"; anything else is an input error listing these.
 PartitionMethod parse_partition_method(std::string_view name);
 const char* partition_method_name(PartitionMethod method);
 
