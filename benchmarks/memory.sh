@@ -77,20 +77,26 @@ run() {
 }
 
 # Graph mode on 2 ranks for the largest R-MAT graph, from shards written beforehand (so
-# that no rank holds the whole graph; METIS's own peak is the partition row).
+# that no rank holds the whole graph; the partitioner's own peak is the partition row), by
+# METIS (variant "default") and by Fennel streaming (variant "fennel").
 graph_rmat() {  # into memory_graph.csv (run() appends to $csv, dynamically scoped)
-  local n=${rmat_sizes[-1]} shards=$work/rmat-shards csv=$results/memory_graph.csv
+  local n=${rmat_sizes[-1]} shards=$work/rmat-shards csv=$results/memory_graph.csv method variant
   echo "$header" >"$csv"
-  rm -rf "$shards"
-  /usr/bin/time -f "%M %e" -o "$raw/partition.time" "$PWD/$strata" partition --dataset rmat \
-    --nodes "$n" --avg-degree 20 --features 64 --classes 8 --parts 2 --shards "$shards" \
-    >"$raw/partition.log" 2>&1
-  read -r peak_kb seconds <"$raw/partition.time"
-  echo "partition,rmat$((n / 1000))k,$n,partition,1,after,default,0,$((peak_kb / 1000)),$((peak_kb / 1000)),,$((peak_kb * 1000 / n)),$seconds,," >>"$csv"
-  export OMP_NUM_THREADS=1
-  run rmat-graph "rmat$((n / 1000))k" "$n" graph 2 after "$PWD/$strata" 0 default \
-    --shards "$shards" --hidden 64 --epochs 3
-  rm -rf "$shards"
+  for method in metis fennel; do
+    variant=default
+    [[ $method == metis ]] || variant=$method
+    rm -rf "$shards"
+    /usr/bin/time -f "%M %e" -o "$raw/partition-$method.time" "$PWD/$strata" partition \
+      --dataset rmat --nodes "$n" --avg-degree 20 --features 64 --classes 8 --parts 2 \
+      --method "$method" --shards "$shards" >"$raw/partition-$method.log" 2>&1
+    read -r peak_kb seconds <"$raw/partition-$method.time"
+    echo "partition,rmat$((n / 1000))k,$n,partition,1,after,$variant,0,$((peak_kb / 1000)),$((peak_kb / 1000)),,$((peak_kb * 1000 / n)),$seconds,," >>"$csv"
+    log "partition rmat $n $method: peak $((peak_kb / 1000)) MB, $seconds s"
+    export OMP_NUM_THREADS=1
+    run rmat-graph "rmat$((n / 1000))k" "$n" graph 2 after "$PWD/$strata" 0 "$variant" \
+      --shards "$shards" --hidden 64 --epochs 3
+    rm -rf "$shards"
+  done
 }
 # end_to_end.sh's SBM graphs and layouts, into memory_sbm.csv (run() appends to $csv).
 sbm_layouts() {
