@@ -56,15 +56,32 @@ def sbm_cell(r):
     return f"{int(r['bytes_per_vertex']):,} ({float(r['peak_mb_max']):,.0f} MB)"
 
 
+def sbm_rows(**match):
+    """The SBM section's rows: memory_sbm.csv's (STRATA_MEMORY_ONLY=sbm, or a whole run),
+    but for a build it has no rows of (before), those of memory.csv's last whole run."""
+    own = table("memory_sbm.csv").where(section="sbm", **match)
+    if own or match.get("build") != "before":
+        return own
+    return rows(section="sbm", **match)
+
+
+def fig_memory__sbm_source():
+    before = table("memory_sbm.csv").where(build="before")
+    source = table("memory_sbm.csv").source()
+    if before:
+        return source
+    return f"after: {source}; before: {fig_memory__source()}'s run"
+
+
 def fig_memory__sbm():
     out = []
-    keys = dict.fromkeys((r["graph"], r["mode"], r["P"]) for r in rows(section="sbm"))
+    keys = dict.fromkeys((r["graph"], r["mode"], r["P"]) for r in sbm_rows())
     for graph, mode, p in keys:
         cells = []
         for build, variant in (("before", "default"), ("after", "default"), ("after", "bf16")):
-            found = rows(section="sbm", graph=graph, mode=mode, P=p, build=build, variant=variant)
+            found = sbm_rows(graph=graph, mode=mode, P=p, build=build, variant=variant)
             cells.append(sbm_cell(found[0] if found else None))
-        after = rows(section="sbm", graph=graph, mode=mode, P=p, build="after", variant="default")
+        after = sbm_rows(graph=graph, mode=mode, P=p, build="after", variant="default")
         estimate = ratio(after[0]) if after and not after[0]["skipped"] else ""
         name = "hybrid 2x2" if mode == "hybrid" else mode
         out.append([GRAPH_NAMES.get(graph, graph), name, p] + cells + [estimate])
@@ -125,11 +142,24 @@ def fig_memory__load():
 
 def fig_memory__graph():
     t = table("memory_graph.csv")
-    run = t.one(section="rmat-graph")
-    part = t.one(section="partition")
+    run = t.one(section="rmat-graph", variant="default")
+    part = t.one(section="partition", variant="default")
     return (f"{graph_name(run['graph'])} in graph mode on 2 ranks from shards: "
             f"{float(run['peak_mb_max']):,.0f} MB on the fuller rank, "
             f"{float(run['peak_mb_sum']) / 1e3:.1f} GB in all (measured / estimate {ratio(run)}), "
             f"3 epochs of {f(run['epoch_s'], 1)} s; writing the shards (`strata partition`, "
             f"METIS) peaked at {float(part['peak_mb_max']) / 1e3:.1f} GB and took "
             f"{float(part['epoch_s']) / 60:.1f} minutes (source: {t.source()})")
+
+
+def fig_memory__graph_fennel():
+    t = table("memory_graph.csv")
+    run = t.one(section="rmat-graph", variant="fennel")
+    part = t.one(section="partition", variant="fennel")
+    metis = t.one(section="rmat-graph", variant="default")
+    return (f"Fennel's shards (`--method fennel`): writing them peaked at "
+            f"{float(part['peak_mb_max']) / 1e3:.1f} GB and took "
+            f"{float(part['epoch_s']) / 60:.1f} minutes; trained from them, "
+            f"{float(run['peak_mb_max']):,.0f} MB on the fuller rank, epochs of "
+            f"{f(run['epoch_s'], 1)} s against {f(metis['epoch_s'], 1)} s from METIS's "
+            f"(source: {t.source()})")

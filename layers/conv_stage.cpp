@@ -72,8 +72,7 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const St
   const KeptZ kept = kept_z(model_, l, rows);
   layer.recompute = kept == KeptZ::kRecomputed;
   const bool stored = kept == KeptZ::kBf16;
-  // the eps gradient reads P0
-  layer.p_in_scratch = forward_ends_before_backward() && l == 0 && !layer.eps;
+  layer.p_in_scratch = forward_ends_before_backward() && l == 0 && !layer.eps;  // (above)
   if (layer.p_in_scratch)
     layer.p = first_input_over_scratch(cols, exchanged);
   else if (l > first_ && after && !halo)  // chunked too (above)
