@@ -87,8 +87,9 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
 }
 
 // ConvStage::backward: d loss / d Y alternates between two buffers (the second holds P0
-// when shared), plus d loss / d P or the Zᵀ product's input, GIN's d loss / d H, and a
-// recomputed or decoded Z's slice. Layer 0's eps gradient reads a Zᵀ input of its own.
+// when shared), plus d loss / d P or the Âᵀ product's input (over Z where Z is kept in
+// fp32), GIN's d loss / d H, and a recomputed or decoded Z's slice. Layer 0's eps gradient
+// reads an Âᵀ input of its own.
 std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last,
                                        const StageRows& r, std::int64_t block) const {
   // The first d loss / d Y is the stage's output gradient itself (RowStage::output_grad_).
@@ -102,7 +103,8 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
       if (after && eps) to_z = std::max(to_z, block * c.width(0));
       continue;
     }
-    if (after) to_z = std::max(to_z, block * c.width(l));
+    const bool z_scratch = ConvStage::kept_z(c, l, r) != ConvStage::KeptZ::kFloat32;
+    if (after && z_scratch) to_z = std::max(to_z, block * c.width(l));  // else over Z
     if (!after) to_p = std::max(to_p, block * ConvStage::conv_width(c, l));
     buffer ^= 1;
     if (l > first) grad[buffer] = std::max(grad[buffer], block * c.width(l));

@@ -237,8 +237,7 @@ void ConvStage::backward(const Block& b) {
   for (std::size_t j = layers_.size(); j-- > 0;) {
     Layer& layer = layers_[j];
     const bool sends_z = layer.aggregate_first && layer.index > 0;
-    const MatrixView grad_z =
-        sends_z ? scratch(kGradZ, b.size(), model_.width(layer.index)) : MatrixView{};
+    const MatrixView grad_z = sends_z ? grad_z_rows(layer, b) : MatrixView{};
     const MatrixView grad_h =
         layer.mlp ? scratch(kGradH, b.size(), conv_width(model_, layer.index)) : MatrixView{};
     for (const Block& piece : pieces) {
@@ -269,6 +268,14 @@ void ConvStage::backward(const Block& b) {
     grad = grad_x;
   }
   if (arriving.layer != nullptr) finish_layer(arriving, b, b, true);
+}
+
+// Where an aggregate-first layer's dY Wᵀ goes: over Z's rows where Z is kept as computed
+// (start_layer reads each piece's rows of Z for dW before it writes them, and nothing
+// reads Z again before the next forward), else the scratch.
+MatrixView ConvStage::grad_z_rows(Layer& layer, const Block& b) {
+  if (layer.z.rows() > 0) return rows(layer.z, b);
+  return scratch(kGradZ, b.size(), model_.width(layer.index));
 }
 
 // A layer's backward on b's rows up to Âᵀ: the activation's, and (aggregate first,

@@ -126,6 +126,7 @@ class ConvStage : public RowStage {
   };
   void start_layer(Layer& layer, const Block& b, MatrixView grad_y, MatrixView grad_h,
                    MatrixView grad_z);
+  MatrixView grad_z_rows(Layer& layer, const Block& b);
   void finish_layer(const Arriving& a, const Block& b, const Block& piece, bool take);
   bool last_model_layer(const Layer& layer) const { return layer.index + 1 == model_.num_layers; }
 
