@@ -60,7 +60,10 @@ void add_factorizations(std::vector<Factorization>& out, const Dataset& d,
         hybrid_volume(shape, split_layers_by_cost(shape.costs, stages), p.boundary_pairs, parts,
                       d.adjacency.rows, wire_format_of(gradients, to_row_codecs(r.compress)))
             .training();
-    f.memory_per_rank = largest_rank(d, train, options, p.part_of, stages, parts, gradients);
+    // One stage is graph mode (the "as" column), which runs one chunk: nothing to pipeline.
+    PipelineOptions layout = options;
+    if (stages == 1) layout.chunks = 1;
+    f.memory_per_rank = largest_rank(d, train, layout, p.part_of, stages, parts, gradients);
     f.fits = f.memory_per_rank <= r.memory_per_rank;
     out.push_back(f);
   }

@@ -272,10 +272,23 @@ void ConvStage::backward(const Block& b) {
 
 // Where an aggregate-first layer's dY Wᵀ goes: over Z's rows where Z is kept as computed
 // (start_layer reads each piece's rows of Z for dW before it writes them, and nothing
-// reads Z again before the next forward), else the scratch.
+// reads Z again before the next forward); else, one block per pass, over Y's (ys_hold_grad_z);
+// else the scratch.
 MatrixView ConvStage::grad_z_rows(Layer& layer, const Block& b) {
+  const std::int64_t in = model_.width(layer.index);
   if (layer.z.rows() > 0) return rows(layer.z, b);
-  return scratch(kGradZ, b.size(), model_.width(layer.index));
+  if (ys_hold_grad_z(model_, layer.index, shares_memory(graph_)))
+    return {layer.y.data() + b.begin * model_.width(layer.index + 1), b.size(), in, in};
+  return scratch(kGradZ, b.size(), in);
+}
+
+// Y's rows of b, no narrower than dY Wᵀ's (the layer's input), hold it packed at their
+// start: piece by piece in row order, the ReLU's backward reads a piece's rows of Y before
+// dY Wᵀ is written over them, and the rows written end no later than the piece's own. One
+// block per pass only: chunked, Y's rows are the next layer's history. Not GIN (Y is its
+// MLP's output, H its conv's).
+bool ConvStage::ys_hold_grad_z(const ModelConfig& model, int l, bool shares) {
+  return shares && model.kind != ModelKind::kGin && model.width(l) <= model.width(l + 1);
 }
 
 // A layer's backward on b's rows up to Âᵀ: the activation's, and (aggregate first,

@@ -39,6 +39,9 @@ class ConvStage : public RowStage {
   // computed. The stage and the memory estimate (ConvModel) both follow it.
   enum class KeptZ { kFloat32, kBf16, kRecomputed };
   static KeptZ kept_z(const ModelConfig& model, int l, const StageRows& rows);
+  // Whether layer l's dY Wᵀ may be written over its output rows Y (grad_z_rows) where Z
+  // is not kept in fp32, with one block per pass (shares).
+  static bool ys_hold_grad_z(const ModelConfig& model, int l, bool shares);
 
   // Whether a stage over graph shares memory between buffers whose uses never overlap:
   // with one block per pass (unchunked), each forward ends before its backward begins, and
