@@ -140,26 +140,30 @@ def fig_memory__load():
     return "; ".join(parts)
 
 
-def fig_memory__graph():
+def graph_run(variant):
+    """memory_graph.csv's graph-mode run and partition row of one partitioner."""
     t = table("memory_graph.csv")
-    run = t.one(section="rmat-graph", variant="default")
-    part = t.one(section="partition", variant="default")
+    return t.one(section="rmat-graph", variant=variant), t.one(section="partition", variant=variant)
+
+
+def partition_cost(part):
+    return (f"peaked at {float(part['peak_mb_max']) / 1e3:.1f} GB and took "
+            f"{float(part['epoch_s']) / 60:.1f} minutes")
+
+
+def fig_memory__graph():
+    run, part = graph_run("default")
     return (f"{graph_name(run['graph'])} in graph mode on 2 ranks from shards: "
             f"{float(run['peak_mb_max']):,.0f} MB on the fuller rank, "
             f"{float(run['peak_mb_sum']) / 1e3:.1f} GB in all (measured / estimate {ratio(run)}), "
             f"3 epochs of {f(run['epoch_s'], 1)} s; writing the shards (`strata partition`, "
-            f"METIS) peaked at {float(part['peak_mb_max']) / 1e3:.1f} GB and took "
-            f"{float(part['epoch_s']) / 60:.1f} minutes (source: {t.source()})")
+            f"METIS) {partition_cost(part)} (source: {table('memory_graph.csv').source()})")
 
 
 def fig_memory__graph_fennel():
-    t = table("memory_graph.csv")
-    run = t.one(section="rmat-graph", variant="fennel")
-    part = t.one(section="partition", variant="fennel")
-    metis = t.one(section="rmat-graph", variant="default")
-    return (f"Fennel's shards (`--method fennel`): writing them peaked at "
-            f"{float(part['peak_mb_max']) / 1e3:.1f} GB and took "
-            f"{float(part['epoch_s']) / 60:.1f} minutes; trained from them, "
-            f"{float(run['peak_mb_max']):,.0f} MB on the fuller rank, epochs of "
+    run, part = graph_run("fennel")
+    metis, _ = graph_run("default")
+    return (f"Fennel's shards (`--method fennel`): writing them {partition_cost(part)}; trained "
+            f"from them, {float(run['peak_mb_max']):,.0f} MB on the fuller rank, epochs of "
             f"{f(run['epoch_s'], 1)} s against {f(metis['epoch_s'], 1)} s from METIS's "
-            f"(source: {t.source()})")
+            f"(source: {table('memory_graph.csv').source()})")
