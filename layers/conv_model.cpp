@@ -70,7 +70,7 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const bool accumulator =
         l > 0 ? !r.whole_rows_only && !(r.shares && r.halo && !form_.root_weight) : !after;
     const bool eps = learns_eps(c);
-    const bool p0_in_scratch = (r.shares || r.whole_backward) && l == 0 && !eps;
+    const bool p0_in_scratch = r.forward_ends_first() && l == 0 && !eps;
     const bool p_shared = p0_in_scratch || (l > first && after && !r.halo);
     const ConvStage::KeptZ kept = ConvStage::kept_z(c, l, r);
     const bool z_kept = (after || l > 0) && !(r.shares && l > first && !after) &&
@@ -110,7 +110,7 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
     buffer ^= 1;
     if (l > first) grad[buffer] = std::max(grad[buffer], block * c.width(l));
   }
-  if ((r.shares || r.whole_backward) && first == 0 && !eps) {
+  if (r.forward_ends_first() && first == 0 && !eps) {
     const bool after = ConvStage::aggregates_first(c, 0, r.reads_history);
     grad[1] = std::max(grad[1], r.columns * (after ? c.width(0) : ConvStage::conv_width(c, 0)));
     for (int l = first + 1; l <= last; ++l) grad[1] = std::max(grad[1], r.owned * c.width(l));

@@ -65,6 +65,8 @@ class ConvStage : public RowStage {
   std::vector<const kernels::Tensor*> layer_outputs() const override;
 
  private:
+  // The stage's scratch buffers (Stage::scratch), by use.
+  enum Scratch { kGradY, kGradX, kGradZ, kGradP, kSlice, kGradH };
   struct Layer {
     int index = 0;
     bool aggregate_first = false;

@@ -24,6 +24,7 @@ namespace strata {
 namespace {
 
 constexpr double kGamma = 1.5;
+constexpr int kPasses = 8;      // the first pass and its restreams
 constexpr double kSlack = 0.3;  // the first pass's caps: 1.3 + imbalance times a share
 
 struct Loads {
@@ -110,12 +111,10 @@ class Stream {
 
 }  // namespace
 
-std::vector<std::int32_t> fennel_parts(const Csr& adjacency, const PartitionOptions& options,
-                                       int passes) {
-  STRATA_CHECK(passes >= 1, "fennel needs at least one pass, got ", passes);
+std::vector<std::int32_t> fennel_parts(const Csr& adjacency, const PartitionOptions& options) {
   Stream stream(adjacency, options);
-  for (int i = 0; i < passes; ++i)
-    stream.pass(passes == 1 ? 0.0 : kSlack * (1.0 - static_cast<double>(i) / (passes - 1)));
+  for (int i = 0; i < kPasses; ++i)
+    stream.pass(kSlack * (1.0 - static_cast<double>(i) / (kPasses - 1)));
   return std::move(stream).parts();
 }
 

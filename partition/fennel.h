@@ -7,8 +7,7 @@
 
 namespace strata {
 
-// The first pass and passes - 1 restreams over the vertices in id order.
-std::vector<std::int32_t> fennel_parts(const Csr& adjacency, const PartitionOptions& options,
-                                       int passes);
+// A first pass and its restreams over the vertices in id order (fennel.cpp).
+std::vector<std::int32_t> fennel_parts(const Csr& adjacency, const PartitionOptions& options);
 
 }  // namespace strata

@@ -137,7 +137,7 @@ std::vector<std::int32_t> partition_graph(const Csr& adjacency, const PartitionO
     case PartitionMethod::kRcm:
       return ranges_of_order(reverse_cuthill_mckee_order(adjacency), options.parts);
     case PartitionMethod::kFennel:
-      return fennel_parts(adjacency, options, kFennelPasses);
+      return fennel_parts(adjacency, options);
   }
   STRATA_CHECK(false, "unhandled partition method");
   return {};

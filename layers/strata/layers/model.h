@@ -73,6 +73,8 @@ struct StageRows {
   bool bf16 = false;
   std::int64_t entries = 0;  // the propagation matrix's, in the owned rows (attention's)
   bool whole_backward = false;
+  // Stage::forward_ends_before_backward: P0 may lie in the backward's scratch.
+  bool forward_ends_first() const { return shares || whole_backward; }
 };
 
 class ModelType {

@@ -13,9 +13,6 @@ namespace strata {
 
 enum class PartitionMethod { kMetis, kRandom, kRange, kRcm, kFennel };
 
-// Fennel's passes over the vertices: the first and its restreams.
-inline constexpr int kFennelPasses = 8;
-
 struct PartitionOptions {
   PartitionMethod method = PartitionMethod::kMetis;
   int parts = 1;
