@@ -33,13 +33,11 @@ void ConvStage::backward(const Block& b) {
       first_layer_backward(layer, b, grad);
       return;
     }
-    buffer = buffer == kGradY ? kGradX : kGradY;
-    const MatrixView grad_x =
-        j > 0 ? scratch(buffer, b.size(), model_.width(layer.index)) : rows(input_grad_, b);
+    const MatrixView grad_x = input_gradient_rows(layer, b, j == 0, buffer);
     const MatrixView grad_p =
         layer.aggregate_first ? grad_x : scratch(kGradP, b.size(), conv_width(model_, layer.index));
     arriving = {&layer, grad, grad_p, grad_x};
-    if (layer.g_in_p) zero(layer.g);
+    if (layer.g_borrowed) zero(layer.g);
     const MatrixView sent = sends_z ? grad_z : grad;
     const bool arrives = start_propagate(layer.g, b, sent, grad_p);
     if (layer.eps) backend_.axpy(layer.eps_value, sent, arrives ? rows(layer.g, b) : grad_p);
@@ -50,6 +48,18 @@ void ConvStage::backward(const Block& b) {
     grad = grad_x;
   }
   if (arriving.layer != nullptr) finish_layer(arriving, b, b, true);
+}
+
+// d loss / d the input rows of b of a layer > 0 (the stage's own input: input_grad_): over
+// its d loss / d Y (GradHome other than kAlternating), which it has read by the time it
+// writes them (root terms, which read d loss / d Y later, keep kAlternating); else the
+// scratch buffer the layer after it did not write.
+MatrixView ConvStage::input_gradient_rows(const Layer& layer, const Block& b, bool stage_input,
+                                          int& buffer) {
+  if (stage_input) return rows(input_grad_, b);
+  if (grad_home_ != GradHome::kAlternating) return grads_rows(b, model_.width(layer.index));
+  buffer = buffer == kGradY ? kGradX : kGradY;
+  return scratch(buffer, b.size(), model_.width(layer.index));
 }
 
 // Where an aggregate-first layer's dY Wᵀ goes: over Z's rows where Z is kept as computed

@@ -55,13 +55,15 @@ ModelShape ConvModel::shape(const ModelConfig& c, const GraphSize& g) const {
 // Per layer P and G (the gradient accumulator, where one is kept) over the columns, Z and
 // Y over the rows; the first layer's root term and its gradient over the rows
 // (ConvStage::make_layer). Shared (ConvStage::shares_memory): P0 lies in the scratch, a
-// later layer's Z (transform first) or P (aggregate first, no halo) is the previous Y, G is
-// P with a halo (without a root weight; delayed stale gradients are not counted), and a
-// recomputing layer keeps no Z. GIN's layers hold H over the rows too; a learnt eps keeps
-// P0 out of the scratch. A later stage receives its input in its first layer's P (or Z)
-// and keeps the gradient it sends back.
+// later layer's Z (transform first) or P (aggregate first, no halo) is the previous Y, G
+// lies in P with a halo (without a root weight; delayed stale gradients are not counted)
+// or, aggregating first, in the gradients' buffer (ConvStage::g_in_grads), and then P
+// holds the previous Y; a recomputing layer keeps no Z. GIN's layers hold H over the rows
+// too; a learnt eps keeps P0 out of the scratch. A later stage receives its input in its
+// first layer's P (or Z). The stage's output and input gradients: ConvStage::GradHome.
 std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
                                      const StageRows& r) const {
+  const ConvStage::GradHome home = grad_home(c, first, last, r);
   std::int64_t floats = 0;
   for (int l = first; l < last; ++l) {
     const std::int64_t in = c.width(l), mid = ConvStage::conv_width(c, l), out = c.width(l + 1);
@@ -78,12 +80,22 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const std::int64_t z_floats =
         kept == ConvStage::KeptZ::kBf16 ? (r.owned * in + 1) / 2 : r.owned * in;  // 2 bytes a value
     const std::int64_t z = z_kept ? z_floats : 0;
-    floats += (p_shared ? 0 : exchanged) + z + r.owned * out + (accumulator ? exchanged : 0);
+    const bool y_in_next_p = l + 1 < last && ConvStage::g_in_grads(c, l + 1, home, r);
+    floats += (p_shared ? 0 : exchanged) + z + (y_in_next_p ? 0 : r.owned * out) +
+              (accumulator ? exchanged : 0);
     if (form_.mlp) floats += r.owned * mid;
     if (form_.root_weight && l == 0) floats += 2 * r.owned * out;
   }
+  if (home == ConvStage::GradHome::kOwn)
+    return floats + r.owned * ConvStage::grads_width(c, first, last);
+  if (home == ConvStage::GradHome::kOverFirstInput) return floats;  // (scratch_floats)
   if (first > 0) floats += r.owned * c.width(first);  // d loss / d input (received in P or Z)
   return floats + r.owned * c.width(last);
+}
+
+ConvStage::GradHome ConvModel::grad_home(const ModelConfig& c, int first, int last,
+                                         const StageRows& r) const {
+  return ConvStage::grad_home(c, form_, first, last, r.forward_ends_first(), !r.shares);
 }
 
 // ConvStage::backward: d loss / d Y alternates between two buffers (the second holds P0
@@ -95,6 +107,7 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
   // The first d loss / d Y is the stage's output gradient itself (RowStage::output_grad_).
   std::int64_t grad[2] = {0, 0}, to_z = 0, to_p = 0, slice = 0, to_h = 0;
   const bool eps = learns_eps(c);
+  const ConvStage::GradHome home = grad_home(c, first, last, r);
   int buffer = 0;
   for (int l = last - 1; l >= first; --l) {
     const bool after = ConvStage::aggregates_first(c, l, r.reads_history);
@@ -107,13 +120,16 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
                            !ConvStage::ys_hold_grad_z(c, l, r.shares);
     if (after && z_scratch) to_z = std::max(to_z, block * c.width(l));  // else over Z or Y
     if (!after) to_p = std::max(to_p, block * ConvStage::conv_width(c, l));
+    if (home != ConvStage::GradHome::kAlternating) continue;  // over the stage's own (above)
     buffer ^= 1;
     if (l > first) grad[buffer] = std::max(grad[buffer], block * c.width(l));
   }
-  if (r.forward_ends_first() && first == 0 && !eps) {
+  if (r.forward_ends_first() && first == 0 && !eps) {  // P0, and GradHome kOverFirstInput
     const bool after = ConvStage::aggregates_first(c, 0, r.reads_history);
     grad[1] = std::max(grad[1], r.columns * (after ? c.width(0) : ConvStage::conv_width(c, 0)));
     for (int l = first + 1; l <= last; ++l) grad[1] = std::max(grad[1], r.owned * c.width(l));
+    for (int l = first + 1; l < last; ++l)
+      if (ConvStage::g_in_grads(c, l, home, r)) grad[1] = std::max(grad[1], r.columns * c.width(l));
   }
   for (int l = first; l < last; ++l)  // a recomputed or decoded Z, a slice at a time
     if (ConvStage::kept_z(c, l, r) != ConvStage::KeptZ::kFloat32)

@@ -19,8 +19,49 @@ ConvStage::KeptZ ConvStage::kept_z(const ModelConfig& model, int l, const StageR
   return KeptZ::kFloat32;
 }
 
+ConvStage::GradHome ConvStage::grad_home(const ModelConfig& model, ConvForm form, int first,
+                                         int last, bool forward_ends_first, bool chunked) {
+  if (!forward_ends_first || form.root_weight) return GradHome::kAlternating;
+  const bool p0_in_scratch = first == 0 && !(form.mlp && model.learn_eps);  // (make_layer)
+  if (p0_in_scratch && (!chunked || last < model.num_layers)) return GradHome::kOverFirstInput;
+  return GradHome::kOwn;
+}
+
+int ConvStage::grads_width(const ModelConfig& model, int first, int last) {
+  int width = 0;
+  for (int l = std::max(first, 1); l <= last; ++l) width = std::max(width, model.width(l));
+  return width;
+}
+
+bool ConvStage::g_in_grads(const ModelConfig& model, int l, GradHome home, const StageRows& r) {
+  return home == GradHome::kOverFirstInput && l > 0 && r.halo && r.shares &&
+         aggregates_first(model, l, r.reads_history);
+}
+
+bool ConvStage::g_in_grads(int l) const {
+  return stale_ != StaleGrad::kDelay &&
+         g_in_grads(model_, l, grad_home_,
+                    {.columns = graph_.columns(),
+                     .reads_history = graph_.chunked() && !graph_.has_halo(),
+                     .shares = shares_memory(graph_),
+                     .halo = graph_.has_halo()});
+}
+
+// (Stage::forward_ends_before_backward, before the stage is built.)
+ConvStage::GradHome ConvStage::grad_home_of(const StageSetup& setup, ConvForm form, int first,
+                                            int last) {
+  const bool chunked = setup.graph.chunked();
+  return grad_home(setup.model, form, first, last, !chunked || setup.whole_backward, chunked);
+}
+
 ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form)
-    : RowStage(setup, first, last, false), first_(first), last_(last), form_(form) {
+    : RowStage(setup, first, last,
+               {.input = false,
+                .gradients = grad_home_of(setup, form, first, last) == GradHome::kAlternating}),
+      first_(first),
+      last_(last),
+      form_(form),
+      grad_home_(grad_home_of(setup, form, first, last)) {
   STRATA_CHECK(!(form.root_weight && form.mlp), "a conv has a root weight or an MLP, not both");
   const std::int64_t n = graph_.rows();
   const std::size_t per_layer = tensors_per_layer(model_, form);
@@ -35,24 +76,44 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form
     root_ = tensor(n, model_.width(1));
     root_grad_ = tensor(n, model_.width(1));
   }
+  point_gradients_at_grads();
+}
+
+// GradHome kOverFirstInput: P0's scratch (first_input_over_scratch sized it for every use);
+// kOwn: a buffer of the widest gradient.
+void ConvStage::point_gradients_at_grads() {
+  if (grad_home_ == GradHome::kAlternating) return;
+  const std::int64_t n = graph_.rows();
+  if (grad_home_ == GradHome::kOwn) grads_ = tensor(n, grads_width(model_, first_, last_));
+  output_grad_ = kernels::Tensor::view_of(grads_data(), n, model_.width(last_));
+  if (first_ > 0) input_grad_ = kernels::Tensor::view_of(grads_data(), n, model_.width(first_));
+}
+
+float* ConvStage::grads_data() {
+  return grad_home_ == GradHome::kOwn ? grads_.data() : layers_.front().p.data();
+}
+
+MatrixView ConvStage::grads_rows(const Block& b, int width) {
+  return {grads_data() + b.begin * width, b.size(), width, width};
 }
 
 // Layer l's buffers. One block per pass (shares_memory): every forward ends before its
 // backward begins, so buffers whose uses never overlap share memory: P0 lies in the
 // backward's scratch; a later layer's Z (transform first) or P (aggregate first, no halo)
-// is the previous Y; with a halo, G (filled by the backward, once P is dead) is P itself,
-// but for a root weight (whose backward reads P) and delayed stale gradients (G carries
-// them across passes). Recomputing, Z is made again from P in the backward: P of a later
-// layer is the previous Y, alive until then; P0 is rebuilt from the features into Y0.
-// Stored in bf16 (StageSetup::storage), Z is aggregated into the conv's output rows: only
-// where Z is no wider (a chunked layer may aggregate first into narrower rows: its Z stays
-// fp32). A learnt eps keeps P0 out of the scratch: its gradient reads P0's rows. Chunked
-// with a whole backward (StageSetup::whole_backward), every forward block ends before the
-// backward too: P0 lies in the scratch there as well.
-// Chunked (pipeline, no halo), a later layer's P is the previous Y as well: P is that
-// layer's history, and Y's rows of chunk b are written (then dropped in place) by b's
-// forward, read by b's backward (the ReLU's, which the dropped zeros leave unchanged,
-// as above), and hold the last evaluation's rows otherwise, which is what history is.
+// is the previous Y; with a halo, G (filled by the backward) of an aggregate-first layer
+// lies in the gradients' buffer where that is P0's scratch (g_in_grads), and then P outlives
+// the backward and its first rows are the previous Y (dropped in place, as without a
+// halo); else G is P itself, once P is dead; but for a root weight (whose backward reads
+// P) and delayed stale gradients (G carries them across passes). Recomputing, Z is made again from
+// P in the backward: P of a later layer is the previous Y, alive until then; P0 is rebuilt from the
+// features into Y0. Stored in bf16 (StageSetup::storage), Z is aggregated into the conv's output
+// rows: only where Z is no wider (a chunked layer may aggregate first into narrower rows: its Z
+// stays fp32). A learnt eps keeps P0 out of the scratch: its gradient reads P0's rows. Chunked with
+// a whole backward (StageSetup::whole_backward), every forward block ends before the backward too:
+// P0 lies in the scratch there as well. Chunked (pipeline, no halo), a later layer's P is the
+// previous Y as well: P is that layer's history, and Y's rows of chunk b are written (then dropped
+// in place) by b's forward, read by b's backward (the ReLU's, which the dropped zeros leave
+// unchanged, as above), and hold the last evaluation's rows otherwise, which is what history is.
 ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const StageSetup& setup) {
   const std::int64_t n = graph_.rows(), cols = graph_.columns();
   const bool share = shares_memory(graph_), halo = graph_.has_halo();
@@ -74,6 +135,8 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const St
     layer.p = kernels::Tensor::view_of(layers_.back().y.data(), cols, in);
   else
     layer.p = tensor(cols, exchanged);
+  const bool g_in_grads_l = g_in_grads(l);  // P outlives the backward: it holds the last Y
+  if (g_in_grads_l) layers_.back().y = kernels::Tensor::view_of(layer.p.data(), n, in);
   if (share && l > first_ && !after)
     layer.z = kernels::Tensor::view_of(layers_.back().y.data(), n, in);
   else if (stored)
@@ -82,9 +145,12 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const St
   else if (!layer.recompute)
     layer.z = tensor(after || l > 0 ? n : 0, in);
   if (layer.mlp) layer.h = tensor(n, mid);
-  layer.y = tensor(n, out);
-  layer.g_in_p = l > 0 && share && halo && !layer.root && stale_ != StaleGrad::kDelay;
-  if (layer.g_in_p)
+  if (l + 1 == last_ || !g_in_grads(l + 1)) layer.y = tensor(n, out);  // (else above, next)
+  layer.g_borrowed =
+      g_in_grads_l || (l > 0 && share && halo && !layer.root && stale_ != StaleGrad::kDelay);
+  if (g_in_grads_l)
+    layer.g = kernels::Tensor::view_of(grads_data(), cols, exchanged);
+  else if (layer.g_borrowed)
     layer.g = kernels::Tensor::view_of(layer.p.data(), cols, exchanged);
   else  // layer 0 keeps dP0 when it transforms first (end_backward needs every block's)
     layer.g = l > 0 ? gradient_buffer(exchanged) : tensor(after ? 0 : cols, exchanged);
@@ -103,14 +169,16 @@ kernels::Tensor ConvStage::first_input_over_scratch(std::int64_t cols, int width
   std::int64_t floats = cols * width;
   for (int l = first_ + 1; l <= last_; ++l)
     floats = std::max(floats, graph_.rows() * static_cast<std::int64_t>(model_.width(l)));
+  for (int l = first_ + 1; l < last_; ++l)  // G over the gradients' buffer
+    if (g_in_grads(l)) floats = std::max(floats, cols * model_.width(l));
   return kernels::Tensor::view_of(scratch(kGradX, floats, 1).data, cols, width);
 }
 
 void ConvStage::begin_epoch(std::int64_t epoch, bool training) {
   epoch_ = epoch;
   training_ = training;
-  for (Layer& layer : layers_) {  // (G in P is zeroed by the backward, P being dead then)
-    if (!training || whole_rows_only() || layer.g.rows() == 0 || layer.g_in_p) continue;
+  for (Layer& layer : layers_) {  // (a borrowed G is zeroed by the backward)
+    if (!training || whole_rows_only() || layer.g.rows() == 0 || layer.g_borrowed) continue;
     if (layer.index == 0 || stale_ == StaleGrad::kDrop)
       zero(layer.g);
     else

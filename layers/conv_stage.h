@@ -43,6 +43,25 @@ class ConvStage : public RowStage {
   // is not kept in fp32, with one block per pass (shares).
   static bool ys_hold_grad_z(const ModelConfig& model, int l, bool shares);
 
+  // Where the backward keeps the gradients of rows (d loss / d Y, d loss / d a layer's
+  // input). Where every forward ends before the backward and no root term reads d loss / d
+  // Y late, one buffer holds them all, each layer writing d loss / d its input over the
+  // d loss / d Y it has read: layer 0's input's scratch (P0 is dead by then; not on a
+  // chunked last stage, whose loss gradient is written while later chunks still read P0),
+  // or a buffer of the stage's own (kOwn), which the stage's output and input gradients
+  // are views of. Else two scratch buffers in turn (kAlternating), and the stage's output
+  // and input gradients have buffers of their own. The stage and ConvModel follow it.
+  enum class GradHome { kAlternating, kOverFirstInput, kOwn };
+  static GradHome grad_home(const ModelConfig& model, ConvForm form, int first, int last,
+                            bool forward_ends_first, bool chunked);
+  // Floats a row of the kOwn buffer holds: its widest gradient (the features get none).
+  static int grads_width(const ModelConfig& model, int first, int last);
+  // Whether layer l's gradient accumulator G (columns(), with a halo) lies in the
+  // kOverFirstInput buffer too, once d loss / d Y is read: an aggregate-first layer > 0
+  // with a halo, one block per pass. Its input P then outlives the backward, and the
+  // previous layer's output Y lies in P's first rows (dropped in place), as without a halo.
+  static bool g_in_grads(const ModelConfig& model, int l, GradHome home, const StageRows& rows);
+
   // Whether a stage over graph shares memory between buffers whose uses never overlap:
   // with one block per pass (unchunked), each forward ends before its backward begins, and
   // then P0 lives in the backward's scratch and a layer's input (Z, or P without a halo)
@@ -82,11 +101,18 @@ class ConvStage : public RowStage {
     kernels::Tensor y;                // the output, ReLU applied but on the model's last layer
     kernels::Tensor g;                // columns(): d loss / d P, scattered into by every block
     bool recompute = false;           // aggregate first without Z: Â P again in the backward
-    bool g_in_p = false;              // G is P's memory (make_layer)
+    bool g_borrowed = false;          // G lies in P's or the gradients' memory (make_layer)
     bool p_in_scratch = false;        // P0 lies in the backward's scratch (make_layer)
     bool stored() const { return z_bf16.bytes() > 0; }
   };
   Layer make_layer(int l, std::size_t first_tensor, const StageSetup& setup);
+  bool g_in_grads(int l) const;  // the static one, but not while delaying stale gradients
+  // The gradients' buffer's rows of b as `width` floats each (GradHome other than
+  // kAlternating; b is every row).
+  MatrixView grads_rows(const Block& b, int width);
+  float* grads_data();
+  static GradHome grad_home_of(const StageSetup& setup, ConvForm form, int first, int last);
+  void point_gradients_at_grads();
   // A layer's tensors among the stage's, the first at first_tensor (ConvModel::parameters'
   // order: W, b, W_root, W2, b2, eps, each where the model has it).
   Layer layer_tensors(std::size_t first_tensor) const;
@@ -132,11 +158,14 @@ class ConvStage : public RowStage {
   void start_layer(Layer& layer, const Block& b, MatrixView grad_y, MatrixView grad_h,
                    MatrixView grad_z);
   MatrixView grad_z_rows(Layer& layer, const Block& b);
+  MatrixView input_gradient_rows(const Layer& layer, const Block& b, bool stage_input, int& buffer);
   void finish_layer(const Arriving& a, const Block& b, const Block& piece, bool take);
   bool last_model_layer(const Layer& layer) const { return layer.index + 1 == model_.num_layers; }
 
   int first_, last_;
   ConvForm form_;
+  GradHome grad_home_;
+  kernels::Tensor grads_;  // GradHome::kOwn: the gradients' buffer
   std::vector<Layer> layers_;
   kernels::Tensor root_, root_grad_;  // layer 0 with a root weight: X W_root, d loss / d it
 };

@@ -6,17 +6,21 @@
 
 namespace strata {
 
+// What a RowStage gives buffers of their own: the received rows (else the stage points
+// input_raw_ at its first layer's input, where they are dropped in place), and the output
+// and input gradients (else the stage points them into memory it holds anyway).
+struct RowBuffers {
+  bool input = true, gradients = true;
+};
+
 class RowStage : public Stage {
  public:
-  // own_input: the received rows get a buffer of their own; else the stage points
-  // input_raw_ at its first layer's input, where they are dropped in place.
-  RowStage(const StageSetup& setup, int first, int last, bool own_input = true)
+  RowStage(const StageSetup& setup, int first, int last, RowBuffers owned = {})
       : Stage(setup, first, last) {
     const std::int64_t n = graph_.rows();
-    if (first > 0) {
-      if (own_input) input_raw_ = tensor(n, model_.width(first));
-      input_grad_ = tensor(n, model_.width(first));
-    }
+    if (first > 0 && owned.input) input_raw_ = tensor(n, model_.width(first));
+    if (!owned.gradients) return;
+    if (first > 0) input_grad_ = tensor(n, model_.width(first));
     output_grad_ = tensor(n, model_.width(last));
   }
   MatrixView input_rows(const Block& b) override { return rows(input_raw_, b); }

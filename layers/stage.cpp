@@ -91,10 +91,10 @@ void Stage::take_propagated(kernels::Tensor& g, const Block& b, const Block& pie
 
 // Gradient that reaches g[b] after this (along edges read from history) is stale: with
 // StaleGrad::kDelay it must start from zero to be carried into the next epoch; dropped, it
-// is never read before begin_epoch zeroes g.
+// is never read before begin_epoch zeroes g. out may be g[b] itself (ConvStage::g_in_grads).
 void Stage::take_gradient(kernels::Tensor& g, const Block& b, MatrixView out) const {
   const MatrixView block = rows(g, b);
-  backend_.copy(block, out);
+  if (block.data != out.data) backend_.copy(block, out);
   if (stale_ == StaleGrad::kDelay) zero(block);
 }
 

@@ -29,15 +29,15 @@ grep -q "no layout of 4 ranks fits" "$out" || fail "a 1 KB limit should fit noth
 echo "ok   nothing fits 1 KB"
 
 # --storage bf16 keeps the aggregations in half the bytes: every layout's memory per rank
-# is smaller (the 1x4 row: graph mode, whose layers 0-2 aggregate first).
+# is smaller (the 1x4 row: graph mode, whose layers 0-2 aggregate first), in bytes (--json).
 memory_of() {
   "$strata" comm-volume "${graph[@]}" --parts 4 --layers 4 --hidden 64 --memory-per-rank 1GiB \
-    "$@" 2>&1 | awk '$3 == "1x4" && $4 == "graph" {print $6}'
+    --json "$@" | awk '/"memory_per_rank"/ {m = $2} /"stages": 1,?$/ {sub(",", "", m); print m; exit}'
 }
 fp32=$(memory_of) bf16=$(memory_of --storage bf16)
 awk -v a="$fp32" -v b="$bf16" 'BEGIN {exit !(b > 0 && b < a)}' ||
-  fail "--storage bf16: memory per rank $bf16 MB, not below $fp32 MB"
-echo "ok   comm-volume --storage bf16: $bf16 MB per rank against $fp32 MB"
+  fail "--storage bf16: memory per rank $bf16 bytes, not below $fp32 bytes"
+echo "ok   comm-volume --storage bf16: $bf16 bytes per rank against $fp32"
 
 timeout 120 "$mpirun" -np 4 "$strata" train "${graph[@]}" --mode hybrid --parts 2 --stages 2 \
   --layers 4 --hidden 64 --chunks 2 --epochs 3 --metrics "$metrics" >"$out" 2>&1 ||
