@@ -52,7 +52,21 @@ FeatureMatrix::FeatureMatrix(Csr sparse) : sparse_(std::move(sparse)), sparse_fl
 }
 
 std::int64_t FeatureMatrix::nnz() const {
+  if (released_) return released_->nnz;
   return sparse_flag_ ? sparse_.nnz() : count_nonzeros(dense_);
+}
+
+FeatureMatrix FeatureMatrix::without_values() const {
+  FeatureMatrix m;
+  m.sparse_flag_ = sparse_flag_;
+  m.released_ = Shape{rows(), cols(), nnz()};
+  return m;
+}
+
+void FeatureMatrix::check_values() const {
+  STRATA_CHECK(!released_, "the features' values were released on this rank (",
+               released_ ? released_->rows : 0, " x ", released_ ? released_->cols : 0,
+               "): it never reads them");
 }
 
 double FeatureMatrix::density() const {
@@ -61,26 +75,31 @@ double FeatureMatrix::density() const {
 }
 
 const Matrix& FeatureMatrix::dense() const {
+  check_values();
   STRATA_CHECK(!sparse_flag_, "FeatureMatrix::dense on sparse features");
   return dense_;
 }
 
 Matrix& FeatureMatrix::dense() {
+  check_values();
   STRATA_CHECK(!sparse_flag_, "FeatureMatrix::dense on sparse features");
   return dense_;
 }
 
 const Csr& FeatureMatrix::sparse() const {
+  check_values();
   STRATA_CHECK(sparse_flag_, "FeatureMatrix::sparse on dense features");
   return sparse_;
 }
 
 Csr& FeatureMatrix::sparse() {
+  check_values();
   STRATA_CHECK(sparse_flag_, "FeatureMatrix::sparse on dense features");
   return sparse_;
 }
 
 float FeatureMatrix::at(std::int64_t r, std::int64_t c) const {
+  check_values();
   if (!sparse_flag_) return dense_.at(r, c);
   for (EdgeOffset k = sparse_.offsets[r]; k < sparse_.offsets[r + 1]; ++k)
     if (sparse_.indices[k] == c) return sparse_.values[k];
@@ -88,6 +107,7 @@ float FeatureMatrix::at(std::int64_t r, std::int64_t c) const {
 }
 
 Matrix FeatureMatrix::to_dense() const {
+  check_values();
   if (!sparse_flag_) return dense_;
   Matrix out(rows(), cols());
   for (LocalId r = 0; r < sparse_.rows; ++r)
@@ -97,12 +117,15 @@ Matrix FeatureMatrix::to_dense() const {
 }
 
 FeatureMatrix FeatureMatrix::select_rows(std::span<const GlobalId> ids) const {
+  check_values();
   check_ids(ids, rows());
   if (sparse_flag_) return FeatureMatrix(select_sparse(sparse_, ids));
   return FeatureMatrix(select_dense(dense_, ids));
 }
 
 bool FeatureMatrix::operator==(const FeatureMatrix& o) const {
+  check_values();
+  o.check_values();
   if (sparse_flag_ != o.sparse_flag_ || rows() != o.rows() || cols() != o.cols()) return false;
   if (!sparse_flag_) return dense_.storage() == o.dense_.storage();
   return sparse_.offsets == o.sparse_.offsets && sparse_.indices == o.sparse_.indices &&

@@ -57,6 +57,12 @@ GraphSummary summarize_shards(Communicator& comm, const Shard& shard) {
           shard.num_classes};
 }
 
+// A pipeline or hybrid rank of a stage after the first: only stage 0 reads the features.
+bool reads_no_features(const Config& c, const Communicator& comm) {
+  if (c.mode == Mode::kPipeline) return comm.rank() > 0;
+  return c.mode == Mode::kHybrid && comm.rank() / c.hybrid.parts > 0;
+}
+
 Dataset whole_graph(const GraphInput::Source& source) {
   if (const auto* d = std::get_if<DatasetSource>(&source.what))
     return load_dataset(d->spec, to_load_options(d->options));
@@ -102,6 +108,7 @@ void load_trainer_state(Communicator& comm, const Config& config, const GraphInp
     if (config.mode == Mode::kHybrid)
       state.part_of = hybrid_partition(
           state.data, to_partition_options(config.partition, config.hybrid.parts, config.seed));
+    if (reads_no_features(config, comm)) state.data.features = state.data.features.without_values();
   }
   state.model = model_config_for(state.summary.features, state.summary.classes, train);
 }

@@ -85,10 +85,12 @@ bool self_loops(const ModelConfig& model) {
   return has_self_loops(model_type(model.kind).propagation());
 }
 
-std::int64_t dataset_bytes(const Dataset& data) {
+// The dataset as a rank of a stage holds it: a stage after the first keeps no features'
+// values (FeatureMatrix::without_values, which keeps their shape).
+std::int64_t dataset_bytes(const Dataset& data, int first_layer) {
   const std::int64_t n = data.adjacency.rows;
   return csr_bytes(n, data.adjacency.nnz(), !data.adjacency.values.empty()) +
-         feature_bytes(data.features) + n * (4 + 3);
+         (first_layer == 0 ? feature_bytes(data.features) : 0) + n * (4 + 3);
 }
 
 // The backward pass's per-block scratch (which only grows): gradients of one block's rows
@@ -169,7 +171,7 @@ MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& 
   const std::int64_t n = data.adjacency.rows;
   const std::int64_t nnz = data.adjacency.nnz() + (self_loops(model) ? n : 0);
   MemoryEstimate e;
-  e.dataset = dataset_bytes(data);
+  e.dataset = dataset_bytes(data, bounds[stage]);
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
   e.layout = layout_bytes(n, n, nnz, plan.chunks, symmetric, -1, reads_entries(model),
                           !plan.whole_backward);
@@ -186,7 +188,7 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
   if (part.owned == n)
     return estimate_pipeline_memory(data, model, bounds, stage, plan, gradient_type);
   MemoryEstimate e;
-  e.dataset = dataset_bytes(data);
+  e.dataset = dataset_bytes(data, bounds[stage]);
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);

@@ -70,6 +70,27 @@ TEST_CASE("features: select_rows keeps order, repeats and storage", "[features]"
   CHECK(sparse.select_rows(ids).nnz() == 3 + 2 + 3 + 0);
 }
 
+TEST_CASE("features: without_values keeps shape, kind and count, and refuses reads", "[features]") {
+  for (double max_density : {0.0, 1.0}) {
+    const FeatureMatrix x = choose_storage(small_dense(), max_density);
+    const FeatureMatrix shape = x.without_values();
+    CHECK(x.has_values());
+    CHECK_FALSE(shape.has_values());
+    CHECK(shape.is_sparse() == x.is_sparse());
+    CHECK(shape.rows() == 4);
+    CHECK(shape.cols() == 5);
+    CHECK(shape.nnz() == 6);
+    CHECK(shape.density() == Approx(0.3));
+    CHECK_THROWS_WITH(shape.at(0, 0), Catch::Contains("released on this rank"));
+    CHECK_THROWS_WITH(shape.select_rows(std::vector<GlobalId>{0}),
+                      Catch::Contains("released on this rank"));
+    CHECK_THROWS(shape.to_dense());
+    CHECK_THROWS(shape == x);
+    CHECK_THROWS(x.is_sparse() ? static_cast<void>(shape.sparse())
+                               : static_cast<void>(shape.dense()));
+  }
+}
+
 TEST_CASE("features: OGB bag-of-words loads sparse, preprocessing matches dense", "[features]") {
   const auto dir = sparse_ogb("sparse_ogb");
   const Dataset raw = load_ogb(dir.string(), {});

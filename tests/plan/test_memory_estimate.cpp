@@ -90,5 +90,24 @@ TEST_CASE("a whole backward holds what one chunk holds, a chunked one adds accum
   }
 }
 
+TEST_CASE("a stage's row gradients share one buffer; a later stage holds no features") {
+  // Layer 1 of a 4-stage GCN (16 -> 16), 4 chunks, a whole backward: its input P (the
+  // history), Z, Y and one buffer where the received gradient, d loss / d its input and
+  // everything between lie in turn (ConvStage::GradHome::kOwn): no scratch.
+  const Dataset d = sparse_dataset(16);
+  const std::int64_t n = d.adjacency.rows, row = 16 * 4;
+  const StageBounds bounds{0, 1, 2, 3, 4};
+  const MemoryEstimate later = estimate_pipeline_memory(d, gcn(16), bounds, 1, {4, true, {}});
+  CHECK(later.activations == 4 * n * row);
+  // Stage 0 (layer 0): P0 in the backward's scratch, where the received gradient lies too.
+  const MemoryEstimate first = estimate_pipeline_memory(d, gcn(16), bounds, 0, {4, true, {}});
+  CHECK(first.activations == 3 * n * row);
+  // Chunk by chunk, the received and the sent gradients have buffers of their own again.
+  CHECK(estimate_pipeline_memory(d, gcn(16), bounds, 1, {4, false, {}}).activations >
+        later.activations + n * row);
+  const std::int64_t features = (n + 1) * 8 + d.features.nnz() * 8;  // sparse: CSR with values
+  CHECK(first.dataset - later.dataset == features);
+}
+
 }  // namespace
 }  // namespace strata

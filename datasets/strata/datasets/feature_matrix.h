@@ -2,6 +2,7 @@
 // values). Bag-of-words features are mostly zeros; readers pick sparse below a density.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "strata/core/matrix.h"
@@ -20,8 +21,12 @@ class FeatureMatrix {
   // sparse.values must hold one value per index.
   explicit FeatureMatrix(Csr sparse);
 
-  std::int64_t rows() const { return sparse_flag_ ? sparse_.rows : dense_.rows(); }
-  std::int64_t cols() const { return sparse_flag_ ? sparse_.cols : dense_.cols(); }
+  std::int64_t rows() const {
+    return released_ ? released_->rows : sparse_flag_ ? sparse_.rows : dense_.rows();
+  }
+  std::int64_t cols() const {
+    return released_ ? released_->cols : sparse_flag_ ? sparse_.cols : dense_.cols();
+  }
   bool is_sparse() const { return sparse_flag_; }
   // Stored entries when sparse; non-zero entries when dense.
   std::int64_t nnz() const;
@@ -40,10 +45,22 @@ class FeatureMatrix {
   // Same storage kind, shape and stored values.
   bool operator==(const FeatureMatrix& other) const;
 
+  // The same shape, storage kind and entry count without the values: what a rank that never
+  // reads the features keeps (a pipeline stage after the first), so that everything sized
+  // from them comes out the same on every rank. Reading its values throws.
+  FeatureMatrix without_values() const;
+  bool has_values() const { return !released_; }
+
  private:
+  struct Shape {
+    std::int64_t rows = 0, cols = 0, nnz = 0;
+  };
+  void check_values() const;
+
   Matrix dense_;
   Csr sparse_;
   bool sparse_flag_ = false;
+  std::optional<Shape> released_;  // without_values()
 };
 
 // Sparse if the fraction of non-zeros is below max_density, else dense.
