@@ -124,14 +124,12 @@ void add_stage(MemoryEstimate& e, const ModelConfig& model, const StageBounds& b
   e.activations += scratch_bytes(type, model, first, last, rows, part.entries, plan);
   // Halo exchange buffers (halo_exchange.h), a send and a receive buffer that only grow: the
   // forward sends the sent rows and receives the halo's, the backward the other way round,
-  // so each ends as large as the larger. One pair serves a single chunk; with several, a
-  // pair for the whole graph (evaluation) and one per chunk, whose rows add up to the
-  // whole's.
+  // so each ends as large as the larger. Every chunk's exchange and the whole graph's
+  // (evaluation) share one pair, the whole's being the largest.
   const std::int64_t width = type.stage_width(model, first, last);
   const std::int64_t row = std::max(row_codec_bytes(plan.wire.forward, width),
                                     row_codec_bytes(plan.wire.backward, width));
-  e.activations +=
-      (chunks == 1 ? 2 * std::max(part.sent, part.halo) : 2 * (part.sent + part.halo)) * row;
+  e.activations += 2 * std::max(part.sent, part.halo) * row;
   // Encoded stage rows (stage_wire.h): every chunk's message of a pass, and one received.
   if (bounds.size() > 2 && plan.wire != RowCodecs{}) e.activations += 2 * part.owned * row;
   const auto [begin, end] = stage_tensor_range(model, first, last);

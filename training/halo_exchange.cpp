@@ -20,12 +20,14 @@ std::byte* bytes_at(kernels::Buffer& b, std::int64_t offset) {
 }  // namespace
 
 HaloExchange::HaloExchange(const HaloPlan& plan, Communicator& data,
-                           const kernels::Backend& backend, RowCodecs codecs)
+                           const kernels::Backend& backend, RowCodecs codecs,
+                           std::shared_ptr<HaloBuffers> buffers)
     : data_(data),
       backend_(backend),
       send_(side_of(plan.send, backend)),
       recv_(side_of(plan.recv, backend)),
-      codecs_(codecs) {
+      codecs_(codecs),
+      buffers_(buffers ? std::move(buffers) : std::make_shared<HaloBuffers>()) {
   STRATA_CHECK(
       static_cast<int>(plan.send.size()) == data.size() && plan.recv.size() == plan.send.size(),
       "HaloExchange: a plan for ", plan.send.size(), " peers on ", data.size(), " ranks");
@@ -52,14 +54,17 @@ HaloExchange::Side HaloExchange::side_of(const std::vector<std::vector<LocalId>>
 void HaloExchange::start(MatrixView rows, CommCategory category, bool add, bool blocking) {
   STRATA_CHECK(!pending_, "a halo exchange started before the last one finished");
   if (data_.size() == 1) return;
+  STRATA_CHECK(!buffers_->busy, "a halo exchange started while another sharing its buffers runs");
+  buffers_->busy = true;
+  kernels::Buffer &send_buffer = buffers_->send, &recv_buffer = buffers_->recv;
   const Side& out = add ? recv_ : send_;
   const Side& in = add ? send_ : recv_;
   const RowCodec codec = codec_of(add);
   const std::int64_t row_bytes = row_codec_bytes(codec, rows.cols);
-  ensure_bytes(send_buffer_, static_cast<std::size_t>(out.starts.back() * row_bytes), backend_);
-  ensure_bytes(recv_buffer_, static_cast<std::size_t>(in.starts.back() * row_bytes), backend_);
+  ensure_bytes(send_buffer, static_cast<std::size_t>(out.starts.back() * row_bytes), backend_);
+  ensure_bytes(recv_buffer, static_cast<std::size_t>(in.starts.back() * row_bytes), backend_);
   backend_.encode_rows(rows, out.list.as<LocalId>(), out.starts.back(), codec,
-                       hash_key(key_, exchanges_++), send_buffer_.data());
+                       hash_key(key_, exchanges_++), send_buffer.data());
   post(out, in, row_bytes, category);
   pending_ = Pending{rows, add, codec, category, Timer(), blocking};
   if (blocking) data_.wait_all(requests_);
@@ -75,10 +80,10 @@ void HaloExchange::post(const Side& out, const Side& in, std::int64_t row_bytes,
                      static_cast<std::size_t>((side.starts[p + 1] - side.starts[p]) * row_bytes));
   };
   for (int q = 0; q < data_.size(); ++q)
-    if (const auto s = slice(in, recv_buffer_, q); !s.empty())
+    if (const auto s = slice(in, buffers_->recv, q); !s.empty())
       requests_.push_back(data_.irecv(q, kHaloTag, s, category));
   for (int q = 0; q < data_.size(); ++q)
-    if (const auto s = slice(out, send_buffer_, q); !s.empty())
+    if (const auto s = slice(out, buffers_->send, q); !s.empty())
       requests_.push_back(data_.isend(q, kHaloTag, s, category));
   data_.flush();
 }
@@ -91,15 +96,16 @@ void HaloExchange::finish() {
   requests_.clear();
   const Pending p = *pending_;
   pending_.reset();
+  buffers_->busy = false;  // (what arrived is read below, before any other exchange starts)
   const std::int64_t row_bytes = row_codec_bytes(p.codec, p.rows.cols);
   const Side& in = p.add ? send_ : recv_;
   if (!p.add) {
-    backend_.decode_rows(recv_buffer_.data(), p.codec, in.list.as<LocalId>(), in.starts.back(),
+    backend_.decode_rows(buffers_->recv.data(), p.codec, in.list.as<LocalId>(), in.starts.back(),
                          p.rows, false);
     return;
   }
   for (std::size_t q = 0; q + 1 < in.starts.size(); ++q)  // a row may come from several peers
-    backend_.decode_rows(bytes_at(recv_buffer_, in.starts[q] * row_bytes), p.codec,
+    backend_.decode_rows(bytes_at(buffers_->recv, in.starts[q] * row_bytes), p.codec,
                          in.list.as<LocalId>() + in.starts[q], in.starts[q + 1] - in.starts[q],
                          p.rows, true);
 }

@@ -9,9 +9,10 @@ StageHalo::StageHalo(const RowLayout& layout, Communicator& group, const kernels
     : backend_(backend),
       owned_(layout.owned),
       halo_(layout.halo),
-      whole_(layout.whole_plan, group, backend, codecs) {
+      buffers_(std::make_shared<HaloBuffers>()),
+      whole_(layout.whole_plan, group, backend, codecs, buffers_) {
   for (const HaloPlan& plan : layout.chunk_plans) {
-    chunks_.emplace_back(plan, group, backend, codecs);
+    chunks_.emplace_back(plan, group, backend, codecs, buffers_);
     std::vector<LocalId> rows;
     for (const auto& list : plan.recv) rows.insert(rows.end(), list.begin(), list.end());
     chunk_halo_rows_.push_back(kernels::to_backend<LocalId>(backend, rows));

@@ -6,6 +6,7 @@
 // every run adds them alike.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -16,11 +17,19 @@
 
 namespace strata {
 
+// The packed rows of an exchange, sent and received. Exchanges that never run at once (a
+// stage's chunks and its whole block) share one pair, which grows to the largest of them.
+struct HaloBuffers {
+  kernels::Buffer send, recv;
+  bool busy = false;  // an exchange is between start and finish
+};
+
 class HaloExchange {
  public:
   // plan: over rows [0, owned + halo), data.size() peers; data is over the backend's memory.
+  // buffers: shared with other exchanges (none: its own).
   HaloExchange(const HaloPlan& plan, Communicator& data, const kernels::Backend& backend,
-               RowCodecs codecs = {});
+               RowCodecs codecs = {}, std::shared_ptr<HaloBuffers> buffers = nullptr);
 
   // The key the next exchanges draw int8's rounding from: exchange t after this call uses
   // hash_key(key, t), so a run (and a resumed run) that calls it with the same key at the
@@ -87,7 +96,7 @@ class HaloExchange {
   RowCodecs codecs_;
   std::uint64_t key_ = 0;
   std::uint64_t exchanges_ = 0;  // started since begin_pass
-  kernels::Buffer send_buffer_, recv_buffer_;
+  std::shared_ptr<HaloBuffers> buffers_;
   std::vector<Request> requests_;  // the transfers of pending_ not yet waited for
   std::optional<Pending> pending_;
 };

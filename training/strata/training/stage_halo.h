@@ -45,6 +45,7 @@ class StageHalo {
 
   const kernels::Backend& backend_;
   LocalId owned_, halo_;
+  std::shared_ptr<HaloBuffers> buffers_;  // every exchange's: one runs at a time
   std::vector<HaloExchange> chunks_;
   HaloExchange whole_;
   std::optional<MatrixView> whole_gradient_;      // a whole block's backward in flight
