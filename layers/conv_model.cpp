@@ -69,13 +69,15 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const std::int64_t in = c.width(l), mid = ConvStage::conv_width(c, l), out = c.width(l + 1);
     const bool after = ConvStage::aggregates_first(c, l, r.reads_history);
     const std::int64_t exchanged = r.columns * (after ? in : mid);
-    const bool accumulator =
-        l > 0 ? !r.whole_rows_only && !(r.shares && r.halo && !form_.root_weight) : !after;
+    const bool accumulator = l > 0 ? !r.whole_rows_only &&
+                                         !(r.shares && r.halo && !form_.root_weight) &&
+                                         !ConvStage::g_in_grads(c, l, home, r)
+                                   : !after;
     const bool eps = learns_eps(c);
     const bool p0_in_scratch = r.forward_ends_first() && l == 0 && !eps;
     const bool p_shared = p0_in_scratch || (l > first && after && !r.halo);
     const ConvStage::KeptZ kept = ConvStage::kept_z(c, l, r);
-    const bool z_kept = (after || l > 0) && !(r.shares && l > first && !after) &&
+    const bool z_kept = (after || l > 0) && !(r.forward_ends_first() && l > first && !after) &&
                         kept != ConvStage::KeptZ::kRecomputed;
     const std::int64_t z_floats =
         kept == ConvStage::KeptZ::kBf16 ? (r.owned * in + 1) / 2 : r.owned * in;  // 2 bytes a value
@@ -87,7 +89,7 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     if (form_.root_weight && l == 0) floats += 2 * r.owned * out;
   }
   if (home == ConvStage::GradHome::kOwn)
-    return floats + r.owned * ConvStage::grads_width(c, first, last);
+    return floats + ConvStage::grads_floats(c, first, last, home, r);
   if (home == ConvStage::GradHome::kOverFirstInput) return floats;  // (scratch_floats)
   if (first > 0) floats += r.owned * c.width(first);  // d loss / d input (received in P or Z)
   return floats + r.owned * c.width(last);
@@ -99,9 +101,10 @@ ConvStage::GradHome ConvModel::grad_home(const ModelConfig& c, int first, int la
 }
 
 // ConvStage::backward: d loss / d Y alternates between two buffers (the second holds P0
-// when shared), plus d loss / d P or the Âᵀ product's input (over Z where Z is kept in
-// fp32), GIN's d loss / d H, and a recomputed or decoded Z's slice. Layer 0's eps gradient
-// reads an Âᵀ input of its own.
+// when shared) where ConvStage::GradHome is kAlternating, else lies in P0's (counted here)
+// or a buffer of the stage's own (stage_floats), plus d loss / d P or the Âᵀ product's input (over
+// Z where Z is kept in fp32), GIN's d loss / d H, and a recomputed or decoded Z's slice. Layer 0's
+// eps gradient reads an Âᵀ input of its own.
 std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last,
                                        const StageRows& r, std::int64_t block) const {
   // The first d loss / d Y is the stage's output gradient itself (RowStage::output_grad_).
@@ -126,10 +129,8 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
   }
   if (r.forward_ends_first() && first == 0 && !eps) {  // P0, and GradHome kOverFirstInput
     const bool after = ConvStage::aggregates_first(c, 0, r.reads_history);
-    grad[1] = std::max(grad[1], r.columns * (after ? c.width(0) : ConvStage::conv_width(c, 0)));
-    for (int l = first + 1; l <= last; ++l) grad[1] = std::max(grad[1], r.owned * c.width(l));
-    for (int l = first + 1; l < last; ++l)
-      if (ConvStage::g_in_grads(c, l, home, r)) grad[1] = std::max(grad[1], r.columns * c.width(l));
+    grad[1] = std::max({grad[1], r.columns * (after ? c.width(0) : ConvStage::conv_width(c, 0)),
+                        ConvStage::grads_floats(c, first, last, home, r)});
   }
   for (int l = first; l < last; ++l)  // a recomputed or decoded Z, a slice at a time
     if (ConvStage::kept_z(c, l, r) != ConvStage::KeptZ::kFloat32)

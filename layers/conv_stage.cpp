@@ -27,24 +27,35 @@ ConvStage::GradHome ConvStage::grad_home(const ModelConfig& model, ConvForm form
   return GradHome::kOwn;
 }
 
-int ConvStage::grads_width(const ModelConfig& model, int first, int last) {
-  int width = 0;
-  for (int l = std::max(first, 1); l <= last; ++l) width = std::max(width, model.width(l));
-  return width;
+// The gradients of rows (the features get none), and the accumulators that lie there too.
+std::int64_t ConvStage::grads_floats(const ModelConfig& model, int first, int last, GradHome home,
+                                     const StageRows& r) {
+  std::int64_t floats = 0;
+  for (int l = std::max(first, 1); l <= last; ++l)
+    floats = std::max(floats, r.owned * model.width(l));
+  for (int l = std::max(first, 1); l < last; ++l)
+    if (g_in_grads(model, l, home, r)) floats = std::max(floats, r.columns * model.width(l));
+  return floats;
 }
 
 bool ConvStage::g_in_grads(const ModelConfig& model, int l, GradHome home, const StageRows& r) {
-  return home == GradHome::kOverFirstInput && l > 0 && r.halo && r.shares &&
+  return home != GradHome::kAlternating && l > 0 && r.halo &&
          aggregates_first(model, l, r.reads_history);
 }
 
 bool ConvStage::g_in_grads(int l) const {
-  return stale_ != StaleGrad::kDelay &&
-         g_in_grads(model_, l, grad_home_,
-                    {.columns = graph_.columns(),
-                     .reads_history = graph_.chunked() && !graph_.has_halo(),
-                     .shares = shares_memory(graph_),
-                     .halo = graph_.has_halo()});
+  return stale_ != StaleGrad::kDelay && g_in_grads(model_, l, grad_home_, grads_rows_of());
+}
+
+// What grads_floats and g_in_grads read of the stage's rows.
+StageRows ConvStage::grads_rows_of() const {
+  const bool chunked = graph_.chunked(), halo = graph_.has_halo();
+  return {.owned = graph_.rows(),
+          .columns = graph_.columns(),
+          .reads_history = chunked && !halo,
+          .shares = shares_memory(graph_),
+          .halo = halo,
+          .whole_backward = chunked && forward_ends_before_backward()};
 }
 
 // (Stage::forward_ends_before_backward, before the stage is built.)
@@ -65,6 +76,8 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form
   STRATA_CHECK(!(form.root_weight && form.mlp), "a conv has a root weight or an MLP, not both");
   const std::int64_t n = graph_.rows();
   const std::size_t per_layer = tensors_per_layer(model_, form);
+  if (grad_home_ == GradHome::kOwn)  // before the layers, whose accumulators may lie there
+    grads_ = tensor(grads_floats(model_, first_, last_, grad_home_, grads_rows_of()), 1);
   for (int l = first; l < last; ++l)
     layers_.push_back(make_layer(l, static_cast<std::size_t>(l - first) * per_layer, setup));
   if (first > 0) {  // received straight into the first layer's input (forward drops them)
@@ -80,11 +93,10 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form
 }
 
 // GradHome kOverFirstInput: P0's scratch (first_input_over_scratch sized it for every use);
-// kOwn: a buffer of the widest gradient.
+// kOwn: a buffer of its own (grads_).
 void ConvStage::point_gradients_at_grads() {
   if (grad_home_ == GradHome::kAlternating) return;
   const std::int64_t n = graph_.rows();
-  if (grad_home_ == GradHome::kOwn) grads_ = tensor(n, grads_width(model_, first_, last_));
   output_grad_ = kernels::Tensor::view_of(grads_data(), n, model_.width(last_));
   if (first_ > 0) input_grad_ = kernels::Tensor::view_of(grads_data(), n, model_.width(first_));
 }
@@ -136,8 +148,9 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const St
   else
     layer.p = tensor(cols, exchanged);
   const bool g_in_grads_l = g_in_grads(l);  // P outlives the backward: it holds the last Y
-  if (g_in_grads_l) layers_.back().y = kernels::Tensor::view_of(layer.p.data(), n, in);
-  if (share && l > first_ && !after)
+  if (g_in_grads_l && l > first_)
+    layers_.back().y = kernels::Tensor::view_of(layer.p.data(), n, in);
+  if (forward_ends_before_backward() && l > first_ && !after)
     layer.z = kernels::Tensor::view_of(layers_.back().y.data(), n, in);
   else if (stored)
     layer.z_bf16 =
@@ -145,7 +158,7 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const St
   else if (!layer.recompute)
     layer.z = tensor(after || l > 0 ? n : 0, in);
   if (layer.mlp) layer.h = tensor(n, mid);
-  if (l + 1 == last_ || !g_in_grads(l + 1)) layer.y = tensor(n, out);  // (else above, next)
+  if (l + 1 == last_ || !g_in_grads(l + 1)) layer.y = tensor(n, out);  // (else as above)
   layer.g_borrowed =
       g_in_grads_l || (l > 0 && share && halo && !layer.root && stale_ != StaleGrad::kDelay);
   if (g_in_grads_l)
@@ -166,11 +179,8 @@ bool ConvStage::shares_memory(const BlockGraph& graph) {
 // as large as any backward asks (layers 1 .. last: the features get no gradient), so that
 // it never moves.
 kernels::Tensor ConvStage::first_input_over_scratch(std::int64_t cols, int width) {
-  std::int64_t floats = cols * width;
-  for (int l = first_ + 1; l <= last_; ++l)
-    floats = std::max(floats, graph_.rows() * static_cast<std::int64_t>(model_.width(l)));
-  for (int l = first_ + 1; l < last_; ++l)  // G over the gradients' buffer
-    if (g_in_grads(l)) floats = std::max(floats, cols * model_.width(l));
+  const std::int64_t floats =
+      std::max(cols * width, grads_floats(model_, first_, last_, grad_home_, grads_rows_of()));
   return kernels::Tensor::view_of(scratch(kGradX, floats, 1).data, cols, width);
 }
 

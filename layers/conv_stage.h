@@ -54,12 +54,14 @@ class ConvStage : public RowStage {
   enum class GradHome { kAlternating, kOverFirstInput, kOwn };
   static GradHome grad_home(const ModelConfig& model, ConvForm form, int first, int last,
                             bool forward_ends_first, bool chunked);
-  // Floats a row of the kOwn buffer holds: its widest gradient (the features get none).
-  static int grads_width(const ModelConfig& model, int first, int last);
-  // Whether layer l's gradient accumulator G (columns(), with a halo) lies in the
-  // kOverFirstInput buffer too, once d loss / d Y is read: an aggregate-first layer > 0
-  // with a halo, one block per pass. Its input P then outlives the backward, and the
-  // previous layer's output Y lies in P's first rows (dropped in place), as without a halo.
+  // Floats the buffer must hold: the widest gradient of rows, or of an accumulator below.
+  static std::int64_t grads_floats(const ModelConfig& model, int first, int last, GradHome home,
+                                   const StageRows& rows);
+  // Whether layer l's gradient accumulator G (columns(), with a halo) lies in that buffer
+  // too, once d loss / d Y is read: an aggregate-first layer > 0 with a halo (whose backward
+  // sends dY Wᵀ, kept elsewhere, through Âᵀ). Its input P then outlives the backward, and
+  // the previous layer's output Y lies in P's first rows (dropped in place), as without a
+  // halo.
   static bool g_in_grads(const ModelConfig& model, int l, GradHome home, const StageRows& rows);
 
   // Whether a stage over graph shares memory between buffers whose uses never overlap:
@@ -107,6 +109,7 @@ class ConvStage : public RowStage {
   };
   Layer make_layer(int l, std::size_t first_tensor, const StageSetup& setup);
   bool g_in_grads(int l) const;  // the static one, but not while delaying stale gradients
+  StageRows grads_rows_of() const;
   // The gradients' buffer's rows of b as `width` floats each (GradHome other than
   // kAlternating; b is every row).
   MatrixView grads_rows(const Block& b, int width);
