@@ -102,9 +102,9 @@ ConvStage::GradHome ConvModel::grad_home(const ModelConfig& c, int first, int la
 
 // ConvStage::backward: d loss / d Y alternates between two buffers (the second holds P0
 // when shared) where ConvStage::GradHome is kAlternating, else lies in P0's (counted here)
-// or a buffer of the stage's own (stage_floats), plus d loss / d P or the Âᵀ product's input (over
-// Z where Z is kept in fp32), GIN's d loss / d H, and a recomputed or decoded Z's slice. Layer 0's
-// eps gradient reads an Âᵀ input of its own.
+// or a buffer of the stage's own (stage_floats); plus d loss / d P or the Âᵀ product's
+// input (over Z where Z is kept in fp32), GIN's d loss / d H, and a recomputed or decoded
+// Z's slice. Layer 0's eps gradient reads an Âᵀ input of its own.
 std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last,
                                        const StageRows& r, std::int64_t block) const {
   // The first d loss / d Y is the stage's output gradient itself (RowStage::output_grad_).

@@ -113,19 +113,22 @@ MatrixView ConvStage::grads_rows(const Block& b, int width) {
 // backward begins, so buffers whose uses never overlap share memory: P0 lies in the
 // backward's scratch; a later layer's Z (transform first) or P (aggregate first, no halo)
 // is the previous Y; with a halo, G (filled by the backward) of an aggregate-first layer
-// lies in the gradients' buffer where that is P0's scratch (g_in_grads), and then P outlives
-// the backward and its first rows are the previous Y (dropped in place, as without a
-// halo); else G is P itself, once P is dead; but for a root weight (whose backward reads
-// P) and delayed stale gradients (G carries them across passes). Recomputing, Z is made again from
-// P in the backward: P of a later layer is the previous Y, alive until then; P0 is rebuilt from the
-// features into Y0. Stored in bf16 (StageSetup::storage), Z is aggregated into the conv's output
-// rows: only where Z is no wider (a chunked layer may aggregate first into narrower rows: its Z
-// stays fp32). A learnt eps keeps P0 out of the scratch: its gradient reads P0's rows. Chunked with
-// a whole backward (StageSetup::whole_backward), every forward block ends before the backward too:
-// P0 lies in the scratch there as well. Chunked (pipeline, no halo), a later layer's P is the
-// previous Y as well: P is that layer's history, and Y's rows of chunk b are written (then dropped
-// in place) by b's forward, read by b's backward (the ReLU's, which the dropped zeros leave
-// unchanged, as above), and hold the last evaluation's rows otherwise, which is what history is.
+// lies in the gradients' buffer where one holds them (GradHome, g_in_grads), and then P
+// outlives the backward and its first rows are the previous Y (dropped in place, as
+// without a halo); else G is P itself, once P is dead; but for a root weight (whose
+// backward reads P) and delayed stale gradients (G carries them across passes).
+// Recomputing, Z is made again from P in the backward: P of a later layer is the previous
+// Y, alive until then; P0 is rebuilt from the features into Y0. Stored in bf16
+// (StageSetup::storage), Z is aggregated into the conv's output rows: only where Z is no
+// wider (a chunked layer may aggregate first into narrower rows: its Z stays fp32). A
+// learnt eps keeps P0 out of the scratch: its gradient reads P0's rows.
+// Chunked with a whole backward (StageSetup::whole_backward), every forward block ends
+// before the backward too: P0 lies in the scratch there as well, a transform-first layer's
+// Z is the previous Y, and with a halo G lies in the gradients' buffer as above.
+// Chunked (pipeline, no halo), a later layer's P is the previous Y as well: P is that
+// layer's history, and Y's rows of chunk b are written (then dropped in place) by b's
+// forward, read by b's backward (the ReLU's, which the dropped zeros leave unchanged,
+// as above), and hold the last evaluation's rows otherwise, which is what history is.
 ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const StageSetup& setup) {
   const std::int64_t n = graph_.rows(), cols = graph_.columns();
   const bool share = shares_memory(graph_), halo = graph_.has_halo();
