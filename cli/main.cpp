@@ -86,8 +86,9 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
                 "graph, hybrid: compute the rows' own columns while the halo travels (same "
                 "results); --no-overlap waits for the halo first");
   cmd->add_flag("--recompute", a.config.memory.recompute,
-                "local, pipeline with --chunks 1 (gcn, sage): recompute each aggregation in the "
-                "backward instead of keeping it (less memory, one sparse product more per layer)");
+                "local, graph (layers after the first), pipeline with --chunks 1 (gcn, sage, gin): "
+                "recompute each aggregation in the backward instead of keeping it (less memory, "
+                "one sparse product more per layer)");
   cmd->add_option("--storage", a.config.memory.storage,
                   "gcn, sage: keep each aggregation for the backward as fp32 | bf16 (half the "
                   "bytes; the forward multiplies the rounded rows)");

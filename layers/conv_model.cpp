@@ -76,7 +76,7 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const bool eps = learns_eps(c);
     const bool p0_in_scratch = r.forward_ends_first() && l == 0 && !eps;
     const bool p_shared = p0_in_scratch || (l > first && after && !r.halo);
-    const ConvStage::KeptZ kept = ConvStage::kept_z(c, l, r);
+    const ConvStage::KeptZ kept = ConvStage::kept_z(c, form_, l, r);
     const bool z_kept = (after || l > 0) && !(r.forward_ends_first() && l > first && !after) &&
                         kept != ConvStage::KeptZ::kRecomputed;
     const std::int64_t z_floats =
@@ -119,7 +119,7 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
       if (after && eps) to_z = std::max(to_z, block * c.width(0));
       continue;
     }
-    const bool z_scratch = ConvStage::kept_z(c, l, r) != ConvStage::KeptZ::kFloat32 &&
+    const bool z_scratch = ConvStage::kept_z(c, form_, l, r) != ConvStage::KeptZ::kFloat32 &&
                            !ConvStage::ys_hold_grad_z(c, l, r.shares);
     if (after && z_scratch) to_z = std::max(to_z, block * c.width(l));  // else over Z or Y
     if (!after) to_p = std::max(to_p, block * ConvStage::conv_width(c, l));
@@ -133,7 +133,7 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
                         ConvStage::grads_floats(c, first, last, home, r)});
   }
   for (int l = first; l < last; ++l)  // a recomputed or decoded Z, a slice at a time
-    if (ConvStage::kept_z(c, l, r) != ConvStage::KeptZ::kFloat32)
+    if (ConvStage::kept_z(c, form_, l, r) != ConvStage::KeptZ::kFloat32)
       slice = std::max(slice, std::min(block, std::int64_t{ConvStage::kSliceRows}) * c.width(l));
   return grad[0] + grad[1] + to_z + to_p + to_h + slice;
 }

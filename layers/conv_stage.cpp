@@ -12,9 +12,11 @@ bool ConvStage::aggregates_first(const ModelConfig& model, int l, bool reads_his
   return (l > 0 && reads_history) || model.width(l) <= conv_width(model, l);
 }
 
-ConvStage::KeptZ ConvStage::kept_z(const ModelConfig& model, int l, const StageRows& r) {
+ConvStage::KeptZ ConvStage::kept_z(const ModelConfig& model, ConvForm form, int l,
+                                   const StageRows& r) {
   if (!aggregates_first(model, l, r.reads_history)) return KeptZ::kFloat32;
-  if (r.recompute && r.shares && !r.halo) return KeptZ::kRecomputed;
+  if (r.recompute && r.shares && (!r.halo || (l > 0 && !form.root_weight)))
+    return KeptZ::kRecomputed;
   if (r.bf16 && model.width(l) <= conv_width(model, l)) return KeptZ::kBf16;
   return KeptZ::kFloat32;
 }
@@ -140,8 +142,10 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const St
   layer.aggregate_first = aggregates_first(model_, l, rows.reads_history);
   const bool after = layer.aggregate_first;
   const int exchanged = after ? in : mid;
-  const KeptZ kept = kept_z(model_, l, rows);
+  const KeptZ kept = kept_z(model_, form_, l, rows);
   layer.recompute = kept == KeptZ::kRecomputed;
+  STRATA_CHECK(!layer.recompute || !halo || g_in_grads(l),
+               "a recomputing layer's input outlives the backward");
   const bool stored = kept == KeptZ::kBf16;
   layer.p_in_scratch = forward_ends_before_backward() && l == 0 && !layer.eps;  // (above)
   if (layer.p_in_scratch)

@@ -35,10 +35,12 @@ class ConvStage : public RowStage {
   static bool aggregates_first(const ModelConfig& model, int l, bool reads_history);
   // How layer l keeps the aggregation Z = Â P its weight gradient reads (aggregate first;
   // otherwise kFloat32): recomputed where asked and P outlives the backward (one block per
-  // pass, no halo); in bf16 where asked and Z fits in the layer's output rows; else as
-  // computed. The stage and the memory estimate (ConvModel) both follow it.
+  // pass; with a halo, a layer > 0 whose accumulator lies in the gradients' buffer,
+  // g_in_grads, so not beside a root term); in bf16 where asked and Z fits in the layer's
+  // output rows; else as computed. The stage and the memory estimate (ConvModel) both
+  // follow it.
   enum class KeptZ { kFloat32, kBf16, kRecomputed };
-  static KeptZ kept_z(const ModelConfig& model, int l, const StageRows& rows);
+  static KeptZ kept_z(const ModelConfig& model, ConvForm form, int l, const StageRows& rows);
   // Whether layer l's dY Wᵀ may be written over its output rows Y (grad_z_rows) where Z
   // is not kept in fp32, with one block per pass (shares).
   static bool ys_hold_grad_z(const ModelConfig& model, int l, bool shares);

@@ -47,7 +47,10 @@ BlockRows::Chunk& BlockRows::chunk(const Block& b) {
 // every time); a chunk its own rows.
 void BlockRows::aggregate(const Block& b, ConstMatrixView x, MatrixView out) {
   if (b.chunk == kRowSlice) {
-    slice(b).multiply(x, out);
+    if (halo_ != nullptr)
+      aggregate_halo_slice(b, x, out);
+    else
+      slice(b).multiply(x, out);
     return;
   }
   if (b.chunk == kInteriorPiece || b.chunk == kBoundaryPiece) {
@@ -205,7 +208,8 @@ BlockRows::Split& BlockRows::split() {
   s.halo = rows_of(s.outer, {0, owned, -1});
   s.boundary_halo = rows_of(s.outer, {layout_.interior, owned, -1});
   s.halo_transposed = rows_of(s.outer_transposed, {0, layout_.halo, -1});
-  if (!backend_.host_memory()) s.inner = s.inner_transposed = s.outer = s.outer_transposed = Csr{};
+  // (Â[:, halo] stays: a recomputed slice's rows of it are copied when first multiplied.)
+  if (!backend_.host_memory()) s.inner = s.inner_transposed = s.outer_transposed = Csr{};
   return s;
 }
 
@@ -215,6 +219,23 @@ void BlockRows::aggregate_split(ConstMatrixView x, MatrixView out) {
   multiply_owned({0, layout_.owned, -1}, x, out);
   halo_->finish();
   split().halo->multiply(x.rows_range(layout_.owned, layout_.owned + layout_.halo), out, 1.0f);
+}
+
+// A slice of rows that begins and ends where pieces do (ConvStage recomputing with a halo),
+// summed as aggregate_piece sums them: owned columns piece by piece, then the halo's for
+// rows past the interior, once a forward exchange is in (a backward one may be in flight).
+void BlockRows::aggregate_halo_slice(const Block& b, ConstMatrixView x, MatrixView out) {
+  STRATA_CHECK(b.begin >= 0 && b.end <= layout_.owned && layout_.chunk_count() == 1,
+               "slice of rows [", b.begin, ", ", b.end, ") of ", layout_.owned, " in ",
+               layout_.chunk_count(), " chunks with a halo");
+  multiply_owned(b, x, out);
+  const LocalId from = std::max(b.begin, layout_.interior);
+  if (from >= b.end) return;
+  if (!halo_->backward_pending()) halo_->finish();
+  std::unique_ptr<kernels::SparseMatrix>& m = slices_[b.begin];
+  if (!m || m->rows() != b.end - from) m = rows_of(split().outer, {from, b.end, -1});
+  m->multiply(x.rows_range(layout_.owned, layout_.owned + layout_.halo),
+              out.rows_range(from - b.begin, b.size()), 1.0f);
 }
 
 void BlockRows::aggregate_piece(const Block& piece, ConstMatrixView x, MatrixView out) {
@@ -231,6 +252,8 @@ void BlockRows::multiply_owned(const Block& rows, ConstMatrixView x, MatrixView 
   Split& s = split();
   const ConstMatrixView inner = x.rows_range(0, layout_.owned);
   const auto first = std::lower_bound(s.piece_starts.begin(), s.piece_starts.end(), rows.begin);
+  STRATA_CHECK(first != s.piece_starts.end() && *first == rows.begin, "rows from ", rows.begin,
+               " do not begin where a piece does");
   for (auto i = static_cast<std::size_t>(first - s.piece_starts.begin());
        i < s.owned.size() && s.piece_starts[i] < rows.end; ++i) {
     const LocalId begin = s.piece_starts[i], end = s.piece_starts[i + 1];

@@ -133,8 +133,6 @@ TrainResult train_graph_parallel(Communicator& comm, const Shard& shard, const T
   STRATA_REQUIRE(shard.parts == comm.size() && shard.graph.part == comm.rank(), "rank ",
                  comm.rank(), " of ", comm.size(), " was given part ", shard.graph.part, " of ",
                  shard.parts);
-  STRATA_REQUIRE(!config.recompute, "--recompute is for modes local and pipeline with --chunks 1; ",
-                 "graph mode's layers wait for a halo and keep what they aggregate");
   RankGrid grid(comm, comm.size(), device.to_data);
   RowLayout layout = shard_layout(shard.graph, shard.parts, propagation_of(config));
   const std::vector<GlobalId> old_of = interior_first(layout);
@@ -197,8 +195,8 @@ TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainCon
                          const Device& device) {
   validate_train_config(config);
   STRATA_REQUIRE(!options.diagnose, "--diagnose is for mode pipeline (one part), not hybrid");
-  STRATA_REQUIRE(!config.recompute, "--recompute is for modes local and pipeline with --chunks 1, ",
-                 "not hybrid");
+  STRATA_REQUIRE(!config.recompute, "--recompute is for modes local, graph and pipeline with ",
+                 "--chunks 1, not hybrid");
   const int parts = partition.parts;
   const int stages = hybrid_stages(comm, parts, config.layers);
   validate_pipeline_options(options, stages, config.layers);

@@ -86,6 +86,7 @@ class BlockRows : public BlockGraph {
   // out (the piece's rows) = Â[piece, owned] x[owned], then for a boundary piece
   // out += Â[piece, halo] x[halo] once the halo is in.
   void aggregate_piece(const Block& piece, ConstMatrixView x, MatrixView out);
+  void aggregate_halo_slice(const Block& b, ConstMatrixView x, MatrixView out);
   void multiply_owned(const Block& rows, ConstMatrixView x, MatrixView out);
   void scatter_split(ConstMatrixView grad, MatrixView g);
   // Ends an exchange still in flight (a forward one whose rows nothing aggregated).
