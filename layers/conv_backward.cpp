@@ -64,23 +64,31 @@ MatrixView ConvStage::input_gradient_rows(const Layer& layer, const Block& b, bo
 
 // Where an aggregate-first layer's dY Wᵀ goes: over Z's rows where Z is kept as computed
 // (start_layer reads each piece's rows of Z for dW before it writes them, and nothing
-// reads Z again before the next forward); else, one block per pass, over Y's (ys_hold_grad_z);
-// else the scratch.
+// reads Z again before the next forward); else over Y's where Y is dead once read
+// (ys_hold_grad_z); else the scratch.
 MatrixView ConvStage::grad_z_rows(Layer& layer, const Block& b) {
   const std::int64_t in = model_.width(layer.index);
   if (layer.z.rows() > 0) return rows(layer.z, b);
-  if (ys_hold_grad_z(model_, layer.index, shares_memory(graph_)))
+  const bool y_dead =
+      y_dead_in_backward(layer.index, last_, grads_rows_of(), outputs_after_backward_);
+  if (ys_hold_grad_z(model_, layer.index, y_dead))
     return {layer.y.data() + b.begin * model_.width(layer.index + 1), b.size(), in, in};
   return scratch(kGradZ, b.size(), in);
 }
 
 // Y's rows of b, no narrower than dY Wᵀ's (the layer's input), hold it packed at their
 // start: piece by piece in row order, the ReLU's backward reads a piece's rows of Y before
-// dY Wᵀ is written over them, and the rows written end no later than the piece's own. One
-// block per pass only: chunked, Y's rows are the next layer's history. Not GIN (Y is its
-// MLP's output, H its conv's).
-bool ConvStage::ys_hold_grad_z(const ModelConfig& model, int l, bool shares) {
-  return shares && model.kind != ModelKind::kGin && model.width(l) <= model.width(l + 1);
+// dY Wᵀ is written over them, and the rows written end no later than the piece's own. Not
+// GIN (Y is its MLP's output, H its conv's).
+bool ConvStage::ys_hold_grad_z(const ModelConfig& model, int l, bool y_dead) {
+  return y_dead && model.kind != ModelKind::kGin && model.width(l) <= model.width(l + 1);
+}
+
+// One block per pass; or, with a whole backward, the stage's last layer, whose Y is no
+// history here (the next layer's lies on the next stage) and was sent as the forward ran.
+// Chunk by chunk, Y's rows are the next layer's history or wait for their chunk's backward.
+bool ConvStage::y_dead_in_backward(int l, int last, const StageRows& r, bool outputs_read) {
+  return r.shares || (r.whole_backward && l + 1 == last && !outputs_read);
 }
 
 // A layer's backward on b's rows up to Âᵀ: the activation's, and (aggregate first,

@@ -119,8 +119,9 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
       if (after && eps) to_z = std::max(to_z, block * c.width(0));
       continue;
     }
-    const bool z_scratch = ConvStage::kept_z(c, form_, l, r) != ConvStage::KeptZ::kFloat32 &&
-                           !ConvStage::ys_hold_grad_z(c, l, r.shares);
+    const bool z_scratch =
+        ConvStage::kept_z(c, form_, l, r) != ConvStage::KeptZ::kFloat32 &&
+        !ConvStage::ys_hold_grad_z(c, l, ConvStage::y_dead_in_backward(l, last, r, false));
     if (after && z_scratch) to_z = std::max(to_z, block * c.width(l));  // else over Z or Y
     if (!after) to_p = std::max(to_p, block * ConvStage::conv_width(c, l));
     if (home != ConvStage::GradHome::kAlternating) continue;  // over the stage's own (above)

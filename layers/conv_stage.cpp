@@ -74,7 +74,8 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form
       first_(first),
       last_(last),
       form_(form),
-      grad_home_(grad_home_of(setup, form, first, last)) {
+      grad_home_(grad_home_of(setup, form, first, last)),
+      outputs_after_backward_(setup.outputs_after_backward) {
   STRATA_CHECK(!(form.root_weight && form.mlp), "a conv has a root weight or an MLP, not both");
   const std::int64_t n = graph_.rows();
   const std::size_t per_layer = tensors_per_layer(model_, form);

@@ -42,8 +42,11 @@ class ConvStage : public RowStage {
   enum class KeptZ { kFloat32, kBf16, kRecomputed };
   static KeptZ kept_z(const ModelConfig& model, ConvForm form, int l, const StageRows& rows);
   // Whether layer l's dY Wᵀ may be written over its output rows Y (grad_z_rows) where Z
-  // is not kept in fp32, with one block per pass (shares).
-  static bool ys_hold_grad_z(const ModelConfig& model, int l, bool shares);
+  // is not kept in fp32, Y being dead once the backward has read it (y_dead_in_backward).
+  static bool ys_hold_grad_z(const ModelConfig& model, int l, bool y_dead);
+  // Whether nothing reads layer l's Y (of a stage ending at `last`) once its backward has.
+  // The estimate takes outputs_read as false (--diagnose keeps them: a little more).
+  static bool y_dead_in_backward(int l, int last, const StageRows& rows, bool outputs_read);
 
   // Where the backward keeps the gradients of rows (d loss / d Y, d loss / d a layer's
   // input). Where every forward ends before the backward and no root term reads d loss / d
@@ -170,6 +173,7 @@ class ConvStage : public RowStage {
   int first_, last_;
   ConvForm form_;
   GradHome grad_home_;
+  bool outputs_after_backward_;
   kernels::Tensor grads_;  // GradHome::kOwn: the gradients' buffer
   std::vector<Layer> layers_;
   kernels::Tensor root_, root_grad_;  // layer 0 with a root weight: X W_root, d loss / d it

@@ -49,7 +49,7 @@ RankTrainer::RankTrainer(RankGrid& grid, const kernels::Backend& backend, RankDa
       stage_(make_stage({backend, setup.model, rows_, features_ ? &*features_ : nullptr,
                          stage_stale_grad(setup.options.stale_grad), setup.options.stale_weight,
                          setup.config.recompute, setup.config.storage,
-                         setup.options.stale_grad == StaleGrad::kExact},
+                         setup.options.stale_grad == StaleGrad::kExact, setup.options.diagnose},
                         setup.bounds[grid.stage()], setup.bounds[grid.stage() + 1])),
       optimizer_(backend, stage_->parameters().count(), adam_config_for(setup.config)),
       train_count_(labels_.counts[0]) {

@@ -50,6 +50,8 @@ struct StageSetup {
   // has run (StaleGrad::kExact, which it hands the stage as kDrop): no block's gradient
   // waits for another's, so no accumulator is kept, as for an unchunked stage.
   bool whole_backward = false;
+  // Stage::layer_outputs() are read after a backward (--diagnose): the backward leaves them.
+  bool outputs_after_backward = false;
 };
 
 class Stage {
