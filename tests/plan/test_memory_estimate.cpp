@@ -108,6 +108,13 @@ TEST_CASE("a stage's row gradients share one buffer; a later stage holds no feat
         later.activations + n * row);
   const std::int64_t features = (n + 1) * 8 + d.features.nnz() * 8;  // sparse: CSR with values
   CHECK(first.dataset - later.dataset == features);
+  // bf16-stored Z: the stage's last layer writes dY Wᵀ over its Y (no history on this
+  // stage), so half of Z is saved less a decoded slice, as unchunked.
+  ChunkPlan bf16{4, true, {}};
+  bf16.storage = RowCodec::kBf16;
+  const std::int64_t slice = std::min<std::int64_t>(n, 4096) * row;
+  CHECK(later.activations - estimate_pipeline_memory(d, gcn(16), bounds, 1, bf16).activations ==
+        n * row / 2 - slice);
 }
 
 }  // namespace
