@@ -40,7 +40,8 @@ struct StageSetup {
   float stale_weight = 1.0f;
   // Keep no aggregation Â P that the backward needs: recompute it there, a slice of rows at
   // a time (one more sparse product per such layer and training pass). Honoured where a
-  // layer's input outlives its backward: one block per pass, no halo (ConvStage).
+  // layer's input outlives its backward: one block per pass, and with a halo only past
+  // layer 0 and beside no root term (ConvStage::kept_z).
   bool recompute = false;
   // kBf16: an aggregate-first layer keeps Z = Â P in bf16, half the bytes, where Z fits in
   // the layer's output rows (input no wider than output, ConvStage): the forward multiplies
