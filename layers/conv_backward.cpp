@@ -69,26 +69,22 @@ MatrixView ConvStage::input_gradient_rows(const Layer& layer, const Block& b, bo
 MatrixView ConvStage::grad_z_rows(Layer& layer, const Block& b) {
   const std::int64_t in = model_.width(layer.index);
   if (layer.z.rows() > 0) return rows(layer.z, b);
-  const bool y_dead =
-      y_dead_in_backward(layer.index, last_, grads_rows_of(), outputs_after_backward_);
-  if (ys_hold_grad_z(model_, layer.index, y_dead))
+  if (ys_hold_grad_z(model_, layer.index, last_, rows_, outputs_after_backward_))
     return {layer.y.data() + b.begin * model_.width(layer.index + 1), b.size(), in, in};
   return scratch(kGradZ, b.size(), in);
 }
 
 // Y's rows of b, no narrower than dY Wᵀ's (the layer's input), hold it packed at their
 // start: piece by piece in row order, the ReLU's backward reads a piece's rows of Y before
-// dY Wᵀ is written over them, and the rows written end no later than the piece's own. Not
-// GIN (Y is its MLP's output, H its conv's).
-bool ConvStage::ys_hold_grad_z(const ModelConfig& model, int l, bool y_dead) {
+// dY Wᵀ is written over them, and the rows written end no later than the piece's own. Y
+// is dead once read with one block per pass; or, with a whole backward, on the stage's
+// last layer, whose Y is no history here (the next layer's lies on the next stage) and was
+// sent as the forward ran. Chunk by chunk, Y's rows are the next layer's history or wait
+// for their chunk's backward. Not GIN (Y is its MLP's output, H its conv's).
+bool ConvStage::ys_hold_grad_z(const ModelConfig& model, int l, int last, const StageRows& r,
+                               bool outputs_read) {
+  const bool y_dead = r.shares || (r.whole_backward && l + 1 == last && !outputs_read);
   return y_dead && model.kind != ModelKind::kGin && model.width(l) <= model.width(l + 1);
-}
-
-// One block per pass; or, with a whole backward, the stage's last layer, whose Y is no
-// history here (the next layer's lies on the next stage) and was sent as the forward ran.
-// Chunk by chunk, Y's rows are the next layer's history or wait for their chunk's backward.
-bool ConvStage::y_dead_in_backward(int l, int last, const StageRows& r, bool outputs_read) {
-  return r.shares || (r.whole_backward && l + 1 == last && !outputs_read);
 }
 
 // A layer's backward on b's rows up to Âᵀ: the activation's, and (aggregate first,

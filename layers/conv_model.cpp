@@ -63,7 +63,7 @@ ModelShape ConvModel::shape(const ModelConfig& c, const GraphSize& g) const {
 // first layer's P (or Z). The stage's output and input gradients: ConvStage::GradHome.
 std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
                                      const StageRows& r) const {
-  const ConvStage::GradHome home = grad_home(c, first, last, r);
+  const ConvStage::GradHome home = ConvStage::grad_home(c, form_, first, last, r);
   std::int64_t floats = 0;
   for (int l = first; l < last; ++l) {
     const std::int64_t in = c.width(l), mid = ConvStage::conv_width(c, l), out = c.width(l + 1);
@@ -95,11 +95,6 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
   return floats + r.owned * c.width(last);
 }
 
-ConvStage::GradHome ConvModel::grad_home(const ModelConfig& c, int first, int last,
-                                         const StageRows& r) const {
-  return ConvStage::grad_home(c, form_, first, last, r.forward_ends_first(), !r.shares);
-}
-
 // ConvStage::backward: d loss / d Y alternates between two buffers (the second holds P0
 // when shared) where ConvStage::GradHome is kAlternating, else lies in P0's (counted here)
 // or a buffer of the stage's own (stage_floats); plus d loss / d P or the Âᵀ product's
@@ -110,7 +105,7 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
   // The first d loss / d Y is the stage's output gradient itself (RowStage::output_grad_).
   std::int64_t grad[2] = {0, 0}, to_z = 0, to_p = 0, slice = 0, to_h = 0;
   const bool eps = learns_eps(c);
-  const ConvStage::GradHome home = grad_home(c, first, last, r);
+  const ConvStage::GradHome home = ConvStage::grad_home(c, form_, first, last, r);
   int buffer = 0;
   for (int l = last - 1; l >= first; --l) {
     const bool after = ConvStage::aggregates_first(c, l, r.reads_history);
@@ -119,9 +114,8 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
       if (after && eps) to_z = std::max(to_z, block * c.width(0));
       continue;
     }
-    const bool z_scratch =
-        ConvStage::kept_z(c, form_, l, r) != ConvStage::KeptZ::kFloat32 &&
-        !ConvStage::ys_hold_grad_z(c, l, ConvStage::y_dead_in_backward(l, last, r, false));
+    const bool z_scratch = ConvStage::kept_z(c, form_, l, r) != ConvStage::KeptZ::kFloat32 &&
+                           !ConvStage::ys_hold_grad_z(c, l, last, r, false);
     if (after && z_scratch) to_z = std::max(to_z, block * c.width(l));  // else over Z or Y
     if (!after) to_p = std::max(to_p, block * ConvStage::conv_width(c, l));
     if (home != ConvStage::GradHome::kAlternating) continue;  // over the stage's own (above)

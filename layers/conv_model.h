@@ -29,8 +29,6 @@ class ConvModel : public ModelType {
 
  private:
   bool learns_eps(const ModelConfig& c) const { return form_.mlp && c.learn_eps; }
-  ConvStage::GradHome grad_home(const ModelConfig& c, int first, int last,
-                                const StageRows& r) const;
 
   const char* name_;
   Propagation propagation_;

@@ -22,10 +22,10 @@ ConvStage::KeptZ ConvStage::kept_z(const ModelConfig& model, ConvForm form, int 
 }
 
 ConvStage::GradHome ConvStage::grad_home(const ModelConfig& model, ConvForm form, int first,
-                                         int last, bool forward_ends_first, bool chunked) {
-  if (!forward_ends_first || form.root_weight) return GradHome::kAlternating;
+                                         int last, const StageRows& r) {
+  if (!r.forward_ends_first() || form.root_weight) return GradHome::kAlternating;
   const bool p0_in_scratch = first == 0 && !(form.mlp && model.learn_eps);  // (make_layer)
-  if (p0_in_scratch && (!chunked || last < model.num_layers)) return GradHome::kOverFirstInput;
+  if (p0_in_scratch && (r.shares || last < model.num_layers)) return GradHome::kOverFirstInput;
   return GradHome::kOwn;
 }
 
@@ -46,17 +46,20 @@ bool ConvStage::g_in_grads(const ModelConfig& model, int l, GradHome home, const
 }
 
 bool ConvStage::g_in_grads(int l) const {
-  return stale_ != StaleGrad::kDelay && g_in_grads(model_, l, grad_home_, grads_rows_of());
+  return stale_ != StaleGrad::kDelay && g_in_grads(model_, l, grad_home_, rows_);
 }
 
-// What grads_floats and g_in_grads read of the stage's rows.
-StageRows ConvStage::grads_rows_of() const {
+// The stage's rows as the estimate (ConvModel) describes them.
+StageRows ConvStage::rows_of(const StageSetup& setup) const {
   const bool chunked = graph_.chunked(), halo = graph_.has_halo();
   return {.owned = graph_.rows(),
           .columns = graph_.columns(),
           .reads_history = chunked && !halo,
+          .whole_rows_only = whole_rows_only(),
           .shares = shares_memory(graph_),
           .halo = halo,
+          .recompute = setup.recompute,
+          .bf16 = setup.storage == RowCodec::kBf16,
           .whole_backward = chunked && forward_ends_before_backward()};
 }
 
@@ -64,7 +67,8 @@ StageRows ConvStage::grads_rows_of() const {
 ConvStage::GradHome ConvStage::grad_home_of(const StageSetup& setup, ConvForm form, int first,
                                             int last) {
   const bool chunked = setup.graph.chunked();
-  return grad_home(setup.model, form, first, last, !chunked || setup.whole_backward, chunked);
+  return grad_home(setup.model, form, first, last,
+                   {.shares = !chunked, .whole_backward = chunked && setup.whole_backward});
 }
 
 ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form)
@@ -75,12 +79,13 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form
       last_(last),
       form_(form),
       grad_home_(grad_home_of(setup, form, first, last)),
-      outputs_after_backward_(setup.outputs_after_backward) {
+      outputs_after_backward_(setup.outputs_after_backward),
+      rows_(rows_of(setup)) {
   STRATA_CHECK(!(form.root_weight && form.mlp), "a conv has a root weight or an MLP, not both");
   const std::int64_t n = graph_.rows();
   const std::size_t per_layer = tensors_per_layer(model_, form);
   if (grad_home_ == GradHome::kOwn)  // before the layers, whose accumulators may lie there
-    grads_ = tensor(grads_floats(model_, first_, last_, grad_home_, grads_rows_of()), 1);
+    grads_ = tensor(grads_floats(model_, first_, last_, grad_home_, rows_), 1);
   for (int l = first; l < last; ++l)
     layers_.push_back(make_layer(l, static_cast<std::size_t>(l - first) * per_layer, setup));
   if (first > 0) {  // received straight into the first layer's input (forward drops them)
@@ -134,16 +139,14 @@ MatrixView ConvStage::grads_rows(const Block& b, int width) {
 // as above), and hold the last evaluation's rows otherwise, which is what history is.
 ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const StageSetup& setup) {
   const std::int64_t n = graph_.rows(), cols = graph_.columns();
-  const bool share = shares_memory(graph_), halo = graph_.has_halo();
-  const StageRows rows{n,     cols, graph_.chunked() && !halo, whole_rows_only(),
-                       share, halo, setup.recompute,           setup.storage == RowCodec::kBf16};
+  const bool share = rows_.shares, halo = rows_.halo;
   const int in = model_.width(l), mid = conv_width(model_, l), out = model_.width(l + 1);
   Layer layer = layer_tensors(first_tensor);
   layer.index = l;
-  layer.aggregate_first = aggregates_first(model_, l, rows.reads_history);
+  layer.aggregate_first = aggregates_first(model_, l, rows_.reads_history);
   const bool after = layer.aggregate_first;
   const int exchanged = after ? in : mid;
-  const KeptZ kept = kept_z(model_, form_, l, rows);
+  const KeptZ kept = kept_z(model_, form_, l, rows_);
   layer.recompute = kept == KeptZ::kRecomputed;
   STRATA_CHECK(!layer.recompute || !halo || g_in_grads(l),
                "a recomputing layer's input outlives the backward");
@@ -188,7 +191,7 @@ bool ConvStage::shares_memory(const BlockGraph& graph) {
 // it never moves.
 kernels::Tensor ConvStage::first_input_over_scratch(std::int64_t cols, int width) {
   const std::int64_t floats =
-      std::max(cols * width, grads_floats(model_, first_, last_, grad_home_, grads_rows_of()));
+      std::max(cols * width, grads_floats(model_, first_, last_, grad_home_, rows_));
   return kernels::Tensor::view_of(scratch(kGradX, floats, 1).data, cols, width);
 }
 

@@ -42,11 +42,11 @@ class ConvStage : public RowStage {
   enum class KeptZ { kFloat32, kBf16, kRecomputed };
   static KeptZ kept_z(const ModelConfig& model, ConvForm form, int l, const StageRows& rows);
   // Whether layer l's dY Wᵀ may be written over its output rows Y (grad_z_rows) where Z
-  // is not kept in fp32, Y being dead once the backward has read it (y_dead_in_backward).
-  static bool ys_hold_grad_z(const ModelConfig& model, int l, bool y_dead);
-  // Whether nothing reads layer l's Y (of a stage ending at `last`) once its backward has.
-  // The estimate takes outputs_read as false (--diagnose keeps them: a little more).
-  static bool y_dead_in_backward(int l, int last, const StageRows& rows, bool outputs_read);
+  // is not kept in fp32: Y is dead once the backward has read it (in a stage ending at
+  // `last`, its outputs not read after the backward). The estimate takes outputs_read as
+  // false (--diagnose keeps them: a little more).
+  static bool ys_hold_grad_z(const ModelConfig& model, int l, int last, const StageRows& rows,
+                             bool outputs_read);
 
   // Where the backward keeps the gradients of rows (d loss / d Y, d loss / d a layer's
   // input). Where every forward ends before the backward and no root term reads d loss / d
@@ -58,7 +58,7 @@ class ConvStage : public RowStage {
   // and input gradients have buffers of their own. The stage and ConvModel follow it.
   enum class GradHome { kAlternating, kOverFirstInput, kOwn };
   static GradHome grad_home(const ModelConfig& model, ConvForm form, int first, int last,
-                            bool forward_ends_first, bool chunked);
+                            const StageRows& rows);
   // Floats the buffer must hold: the widest gradient of rows, or of an accumulator below.
   static std::int64_t grads_floats(const ModelConfig& model, int first, int last, GradHome home,
                                    const StageRows& rows);
@@ -114,7 +114,7 @@ class ConvStage : public RowStage {
   };
   Layer make_layer(int l, std::size_t first_tensor, const StageSetup& setup);
   bool g_in_grads(int l) const;  // the static one, but not while delaying stale gradients
-  StageRows grads_rows_of() const;
+  StageRows rows_of(const StageSetup& setup) const;
   // The gradients' buffer's rows of b as `width` floats each (GradHome other than
   // kAlternating; b is every row).
   MatrixView grads_rows(const Block& b, int width);
@@ -174,6 +174,7 @@ class ConvStage : public RowStage {
   ConvForm form_;
   GradHome grad_home_;
   bool outputs_after_backward_;
+  StageRows rows_;         // (rows_of)
   kernels::Tensor grads_;  // GradHome::kOwn: the gradients' buffer
   std::vector<Layer> layers_;
   kernels::Tensor root_, root_grad_;  // layer 0 with a root weight: X W_root, d loss / d it
