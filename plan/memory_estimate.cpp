@@ -122,14 +122,17 @@ void add_stage(MemoryEstimate& e, const ModelConfig& model, const StageBounds& b
       part.entries, whole_backward};
   e.activations = type.stage_floats(model, first, last, rows) * kFloat;
   e.activations += scratch_bytes(type, model, first, last, rows, part.entries, plan);
-  // Halo exchange buffers (halo_exchange.h), a send and a receive buffer that only grow: the
-  // forward sends the sent rows and receives the halo's, the backward the other way round,
-  // so each ends as large as the larger. Every chunk's exchange and the whole graph's
-  // (evaluation) share one pair, the whole's being the largest.
+  // Halo exchange buffers (halo_exchange.h), which only grow and are shared by every chunk's
+  // exchange and the whole graph's (evaluation): the sent rows, packed forward and
+  // received backward; and the halo rows, which travel in place as float32 and packed in
+  // another wire format.
   const std::int64_t width = type.stage_width(model, first, last);
   const std::int64_t row = std::max(row_codec_bytes(plan.wire.forward, width),
                                     row_codec_bytes(plan.wire.backward, width));
-  e.activations += 2 * std::max(part.sent, part.halo) * row;
+  std::int64_t halo_row = 0;
+  for (const RowCodec codec : {plan.wire.forward, plan.wire.backward})
+    if (codec != RowCodec::kFloat32) halo_row = std::max(halo_row, row_codec_bytes(codec, width));
+  e.activations += part.sent * row + part.halo * halo_row;
   // Encoded stage rows (stage_wire.h): every chunk's message of a pass, and one received.
   if (bounds.size() > 2 && plan.wire != RowCodecs{}) e.activations += 2 * part.owned * row;
   const auto [begin, end] = stage_tensor_range(model, first, last);

@@ -44,46 +44,63 @@ HaloExchange::Side HaloExchange::side_of(const std::vector<std::vector<LocalId>>
   for (const auto& list : lists) {
     flat.insert(flat.end(), list.begin(), list.end());
     side.starts.push_back(static_cast<std::int64_t>(flat.size()));
+    side.first.push_back(list.empty() ? 0 : list.front());
+    for (std::size_t i = 1; i < list.size(); ++i)
+      side.in_runs = side.in_runs && list[i] == list[0] + static_cast<LocalId>(i);
   }
   side.list = kernels::to_backend<LocalId>(backend, flat);
   return side;
 }
 
-// Encodes the rows `out` lists and posts a receive and a send per peer that has rows for
-// this one or wants some of it; what arrives goes to the rows `in` lists at finish().
+// Encodes the rows this rank sends (unless they are halo rows sent in place) and posts a
+// receive and a send per peer that has rows for this one or wants some of it; what
+// arrives packed goes to the rows the other side lists at finish().
 void HaloExchange::start(MatrixView rows, CommCategory category, bool add, bool blocking) {
   STRATA_CHECK(!pending_, "a halo exchange started before the last one finished");
   if (data_.size() == 1) return;
   STRATA_CHECK(!buffers_->busy, "a halo exchange started while another sharing its buffers runs");
   buffers_->busy = true;
-  kernels::Buffer &send_buffer = buffers_->send, &recv_buffer = buffers_->recv;
-  const Side& out = add ? recv_ : send_;
-  const Side& in = add ? send_ : recv_;
   const RowCodec codec = codec_of(add);
   const std::int64_t row_bytes = row_codec_bytes(codec, rows.cols);
-  ensure_bytes(send_buffer, static_cast<std::size_t>(out.starts.back() * row_bytes), backend_);
-  ensure_bytes(recv_buffer, static_cast<std::size_t>(in.starts.back() * row_bytes), backend_);
-  backend_.encode_rows(rows, out.list.as<LocalId>(), out.starts.back(), codec,
-                       hash_key(key_, exchanges_++), send_buffer.data());
-  post(out, in, row_bytes, category);
-  pending_ = Pending{rows, add, codec, category, Timer(), blocking};
+  const bool in_place = halo_in_place(rows, codec);
+  ensure_bytes(buffers_->owned, static_cast<std::size_t>(send_.starts.back() * row_bytes),
+               backend_);
+  if (!in_place)
+    ensure_bytes(buffers_->halo, static_cast<std::size_t>(recv_.starts.back() * row_bytes),
+                 backend_);
+  const std::uint64_t key = hash_key(key_, exchanges_++);
+  pending_ = Pending{rows, add, in_place, codec, category, Timer(), blocking};
+  if (!add)
+    backend_.encode_rows(rows, send_.list.as<LocalId>(), send_.starts.back(), codec, key,
+                         buffers_->owned.data());
+  else if (!in_place)
+    backend_.encode_rows(rows, recv_.list.as<LocalId>(), recv_.starts.back(), codec, key,
+                         buffers_->halo.data());
+  post(add, row_bytes, category);
   if (blocking) data_.wait_all(requests_);
 }
 
+std::span<std::byte> HaloExchange::slice(const Side& side, int q, std::int64_t row_bytes) const {
+  const auto p = static_cast<std::size_t>(q);
+  const auto bytes = static_cast<std::size_t>((side.starts[p + 1] - side.starts[p]) * row_bytes);
+  if (&side == &recv_ && pending_->in_place) {
+    float* first = pending_->rows.row(recv_.first[p]);
+    return {reinterpret_cast<std::byte*>(first), bytes};
+  }
+  kernels::Buffer& buffer = &side == &send_ ? buffers_->owned : buffers_->halo;
+  return {bytes_at(buffer, side.starts[p] * row_bytes), bytes};
+}
+
 // Receives first, then sends, one per peer with rows; this rank's own slices are empty.
-void HaloExchange::post(const Side& out, const Side& in, std::int64_t row_bytes,
-                        CommCategory category) {
+void HaloExchange::post(bool add, std::int64_t row_bytes, CommCategory category) {
+  const Side& out = add ? recv_ : send_;
+  const Side& in = add ? send_ : recv_;
   requests_.clear();
-  const auto slice = [row_bytes](const Side& side, kernels::Buffer& buffer, int q) {
-    const auto p = static_cast<std::size_t>(q);
-    return std::span(bytes_at(buffer, side.starts[p] * row_bytes),
-                     static_cast<std::size_t>((side.starts[p + 1] - side.starts[p]) * row_bytes));
-  };
   for (int q = 0; q < data_.size(); ++q)
-    if (const auto s = slice(in, buffers_->recv, q); !s.empty())
+    if (const auto s = slice(in, q, row_bytes); !s.empty())
       requests_.push_back(data_.irecv(q, kHaloTag, s, category));
   for (int q = 0; q < data_.size(); ++q)
-    if (const auto s = slice(out, buffers_->send, q); !s.empty())
+    if (const auto s = slice(out, q, row_bytes); !s.empty())
       requests_.push_back(data_.isend(q, kHaloTag, s, category));
   data_.flush();
 }
@@ -98,16 +115,16 @@ void HaloExchange::finish() {
   pending_.reset();
   buffers_->busy = false;  // (what arrived is read below, before any other exchange starts)
   const std::int64_t row_bytes = row_codec_bytes(p.codec, p.rows.cols);
-  const Side& in = p.add ? send_ : recv_;
   if (!p.add) {
-    backend_.decode_rows(buffers_->recv.data(), p.codec, in.list.as<LocalId>(), in.starts.back(),
-                         p.rows, false);
+    if (!p.in_place)
+      backend_.decode_rows(buffers_->halo.data(), p.codec, recv_.list.as<LocalId>(),
+                           recv_.starts.back(), p.rows, false);
     return;
   }
-  for (std::size_t q = 0; q + 1 < in.starts.size(); ++q)  // a row may come from several peers
-    backend_.decode_rows(bytes_at(buffers_->recv, in.starts[q] * row_bytes), p.codec,
-                         in.list.as<LocalId>() + in.starts[q], in.starts[q + 1] - in.starts[q],
-                         p.rows, true);
+  for (std::size_t q = 0; q + 1 < send_.starts.size(); ++q)  // a row may come from several peers
+    backend_.decode_rows(bytes_at(buffers_->owned, send_.starts[q] * row_bytes), p.codec,
+                         send_.list.as<LocalId>() + send_.starts[q],
+                         send_.starts[q + 1] - send_.starts[q], p.rows, true);
 }
 
 }  // namespace strata

@@ -58,18 +58,25 @@ TEST_CASE("bf16 storage counts each kept aggregation at 2 bytes a value, plus a 
   CHECK(both.activations == estimate_pipeline_memory(d, model, {0, 4}, 0, plan).activations);
 }
 
-TEST_CASE("a halo's send and receive buffers each hold the larger of its two sides") {
+TEST_CASE("a halo's buffers hold its sent rows, and its halo rows only when encoded") {
   const Dataset d = sparse_dataset(16);
-  const auto activations = [&](std::int64_t sent, int chunks) {
-    const PartSizes part{200, 40, 2000, sent, 300};
-    return estimate_hybrid_memory(d, gcn(16), {0, 4}, 0, {chunks, false, {}}, part).activations;
+  const auto activations = [&](std::int64_t sent, std::int64_t halo, int chunks, RowCodecs wire) {
+    const PartSizes part{200, halo, 2000, sent, 300};
+    return estimate_hybrid_memory(d, gcn(16), {0, 4}, 0, {chunks, false, wire}, part).activations;
   };
-  const std::int64_t row = 16 * 4;                  // the widest exchanged rows, float32
-  CHECK(activations(10, 1) == activations(30, 1));  // fewer sent than received: the halo's
-  CHECK(activations(60, 1) - activations(30, 1) == 2 * (60 - 40) * row);
-  // Chunked: every chunk's exchange shares the whole graph's pair (evaluation's).
-  CHECK(activations(10, 4) == activations(30, 4));
-  CHECK(activations(60, 4) - activations(30, 4) == 2 * (60 - 40) * row);
+  const std::int64_t row = 16 * 4;  // the widest exchanged rows, float32
+  const RowCodecs fp32{}, bf16{RowCodec::kBf16, RowCodec::kBf16};
+  // Every chunk's exchange shares the whole graph's buffers (evaluation's).
+  for (const int chunks : {1, 4}) {
+    // Float32 halo rows travel in place: only the sent rows are packed.
+    CHECK(activations(60, 40, chunks, fp32) - activations(30, 40, chunks, fp32) == 30 * row);
+    // In bf16 the halo rows are packed too (2 bytes a value), beside the halo's own rows.
+    const std::int64_t halo_rows =
+        activations(30, 41, chunks, bf16) - activations(30, 40, chunks, bf16);
+    const std::int64_t halo_rows_fp32 =
+        activations(30, 41, chunks, fp32) - activations(30, 40, chunks, fp32);
+    CHECK(halo_rows - halo_rows_fp32 == row / 2);
+  }
 }
 
 TEST_CASE("a whole backward holds what one chunk holds, a chunked one adds accumulators") {

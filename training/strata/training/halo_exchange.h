@@ -3,7 +3,8 @@
 // Communicator (NCCL, or MPI staged through pinned memory) without a host copy here.
 // Rows are local (owned first, then halo), float32 here, and travel in the wire format of
 // their direction (core/row_codec.h); backward contributions are added in peer order, so
-// every run adds them alike.
+// every run adds them alike. Halo rows that lie in one run per peer (LocalGraph numbers
+// them by owner) and travel as float32 are received and sent where they lie, unpacked.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -17,10 +18,12 @@
 
 namespace strata {
 
-// The packed rows of an exchange, sent and received. Exchanges that never run at once (a
-// stage's chunks and its whole block) share one pair, which grows to the largest of them.
+// The packed rows of an exchange: the owned rows it sends forward (and whose contributions
+// arrive backward), and the halo rows where they are not exchanged in place. Exchanges that
+// never run at once (a stage's chunks and its whole block) share them; each grows to the
+// largest of them.
 struct HaloBuffers {
-  kernels::Buffer send, recv;
+  kernels::Buffer owned, halo;
   bool busy = false;  // an exchange is between start and finish
 };
 
@@ -53,9 +56,10 @@ class HaloExchange {
 
   // The same in two halves, so that a rank computes while the rows travel: start packs
   // what it sends and posts every transfer; finish waits for them and writes (forward) or
-  // adds (backward) what arrived into the rows start was given. In between, the rows the
-  // exchange sends may change (they are packed) and those it fills must not be read; a
-  // rank calls progress() now and then, since MPI moves data only inside its calls.
+  // adds (backward) what arrived into the rows start was given. In between, the owned rows
+  // may change (they are packed), the halo rows must not be read (forward) or written
+  // (backward: they may be sent in place); a rank calls progress() now and then, since MPI
+  // moves data only inside its calls.
   // blocking: start also waits, for the same arithmetic with nothing in flight.
   void start_forward(MatrixView rows, CommCategory category, bool blocking = false) {
     start(rows, category, false, blocking);
@@ -72,12 +76,16 @@ class HaloExchange {
   struct Side {
     kernels::Buffer list;
     std::vector<std::int64_t> starts;  // peer q's rows are [starts[q], starts[q + 1])
+    // Peer q's rows are first[q], first[q] + 1, ... (every peer's, where in_runs).
+    std::vector<LocalId> first;
+    bool in_runs = true;
   };
   // What finish needs of the exchange start posted (it fills recv_'s rows, or adds into
   // send_'s when add).
   struct Pending {
     MatrixView rows;
     bool add;
+    bool in_place;  // halo_in_place
     RowCodec codec;
     CommCategory category;
     Timer posted;  // finish books the time until its wait as overlap, unless start waited
@@ -87,7 +95,13 @@ class HaloExchange {
                       const kernels::Backend& backend);
   // Forward sends send_'s rows and fills recv_'s; backward (add) the other way round.
   void start(MatrixView rows, CommCategory category, bool add, bool blocking);
-  void post(const Side& out, const Side& in, std::int64_t row_bytes, CommCategory category);
+  // Where peer q's rows of a side travel from or to: the side's buffer, or the rows.
+  std::span<std::byte> slice(const Side& side, int q, std::int64_t row_bytes) const;
+  void post(bool add, std::int64_t row_bytes, CommCategory category);
+  // Whether the halo rows of `rows` travel in place this exchange.
+  bool halo_in_place(MatrixView rows, RowCodec codec) const {
+    return recv_.in_runs && codec == RowCodec::kFloat32 && rows.stride == rows.cols;
+  }
   RowCodec codec_of(bool add) const { return add ? codecs_.backward : codecs_.forward; }
 
   Communicator& data_;
