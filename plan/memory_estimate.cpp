@@ -41,15 +41,15 @@ std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig
 }
 
 // Â's `rows` rows over `cols` columns (cols = rows but for a hybrid rank's halo) as the
-// layout holds it, and the copies the backend multiplies (block_rows.h). With a halo and
-// one chunk, the split by columns instead of Â: Â[:, owned], its transpose unless Â is
-// symmetric, and Â[:, halo] (halo_entries of the entries) with its transpose. Otherwise
-// the whole matrix (evaluation) and each chunk's rows are the layout's own, and with one
-// chunk its transpose is too where Â is symmetric; with several chunks, each chunk's rows'
-// transpose over the columns they touch (at most all its entries and at most all columns), or
-// (chunk_transposes false: a whole backward without a halo) the whole matrix's. A model
-// that reads the entries one by one (attention) keeps Â whole, unsplit, and per block
-// (every row, and each chunk) its entries by column (BlockEntries).
+// layout holds it, and the copies the backend multiplies (block_rows.h). With a halo, the
+// split by columns instead of Â: Â[:, owned], its transpose unless Â is symmetric, and
+// Â[:, halo] (halo_entries of the entries) with its transpose. Otherwise the whole matrix
+// (evaluation) and each chunk's rows are the layout's own, and with one chunk (or
+// chunk_transposes false: a whole backward) its transpose is too where Â is symmetric.
+// With several chunks and a backward chunk by chunk, each chunk's rows' transpose over the
+// columns they touch (at most all its entries and at most all columns). A model that reads
+// the entries one by one (attention) keeps Â whole, unsplit, and per block (every row, and
+// each chunk) its entries by column (BlockEntries).
 std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, int chunks,
                           bool symmetric, std::int64_t halo_entries, bool per_entry,
                           bool chunk_transposes = true) {
@@ -61,18 +61,18 @@ std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz
                                    std::min(cols * std::int64_t{chunks}, nnz) * (kIndex + kOffset);
     return a_hat + blocks * by_column + ids_and_labels;
   }
-  if (chunks == 1 && halo_entries >= 0) {
-    const std::int64_t inner = csr_bytes(rows, nnz - halo_entries, true);
-    const std::int64_t outer = csr_bytes(rows, halo_entries, true);
-    const std::int64_t outer_t = csr_bytes(cols - rows, halo_entries, true);
-    return inner + (symmetric ? 0 : inner) + outer + outer_t + ids_and_labels;
-  }
   std::int64_t copies = 0;
-  if ((chunks == 1 || !chunk_transposes) && !symmetric) copies += csr_bytes(cols, nnz, true);
   if (chunks > 1 && chunk_transposes) {
     const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * cols, nnz);
     copies += nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);
   }
+  if (halo_entries >= 0) {
+    const std::int64_t inner = csr_bytes(rows, nnz - halo_entries, true);
+    const std::int64_t outer = csr_bytes(rows, halo_entries, true);
+    const std::int64_t outer_t = csr_bytes(cols - rows, halo_entries, true);
+    return inner + (symmetric ? 0 : inner) + outer + outer_t + copies + ids_and_labels;
+  }
+  if ((chunks == 1 || !chunk_transposes) && !symmetric) copies += csr_bytes(cols, nnz, true);
   return a_hat + copies + ids_and_labels;
 }
 
@@ -194,7 +194,7 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
   if (!self_loops(model)) sizes.entries -= part.owned;
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
   e.layout = layout_bytes(part.owned, rows, sizes.entries, plan.chunks, symmetric,
-                          part.halo_entries, reads_entries(model));
+                          part.halo_entries, reads_entries(model), !plan.whole_backward);
   if (bounds[stage] == 0)  // the part's rows, a subset
     e.features = first_stage_feature_bytes(data.features, model, part.owned, false);
   add_stage(e, model, bounds, stage, sizes, plan, true, gradient_type);

@@ -22,7 +22,7 @@ BlockRows::BlockRows(RowLayout& layout, const kernels::Backend& backend, StageHa
       ids_(kernels::to_backend<GlobalId>(backend, layout.order)),
       chunks_(layout.chunks.size()),
       keeps_entries_(keeps_entries) {
-  if (keeps_entries || halo_ == nullptr || layout.chunk_count() != 1) return;
+  if (!split_by_columns()) return;
   split();
   layout.a_hat = Csr{};
 }
@@ -62,14 +62,31 @@ void BlockRows::aggregate(const Block& b, ConstMatrixView x, MatrixView out) {
     return;
   }
   settle();
-  if (whole(b)) {
+  if (whole(b) && !split_by_columns()) {
     whole_matrix().multiply(x, out);
     return;
   }
-  Chunk& c = chunk(b);
-  if (!c.rows) c.rows = rows_of(layout_.a_hat, b);
-  c.rows->multiply(x, out);
+  aggregate_chunk(b, x, out);
   if (progress_) progress_();
+}
+
+void BlockRows::aggregate_chunk(const Block& b, ConstMatrixView x, MatrixView out) {
+  Chunk& c = chunk(b);
+  if (!split_by_columns()) {
+    if (!c.rows) c.rows = rows_of(layout_.a_hat, b);
+    c.rows->multiply(x, out);
+    return;
+  }
+  const LocalId owned = layout_.owned;
+  if (!c.rows) c.rows = rows_of(split().inner, b), c.halo_rows = rows_of(split().outer, b);
+  c.rows->multiply(x.rows_range(0, owned), out);
+  c.halo_rows->multiply(x.rows_range(owned, owned + layout_.halo), out, 1.0f);
+}
+
+Csr BlockRows::rows_copy(const Block& b) {
+  if (!split_by_columns()) return row_block_copy(layout_.a_hat, b);
+  const Split& s = split();
+  return join_columns(row_block_copy(s.inner, b), row_block_copy(s.outer, b));
 }
 
 kernels::SparseMatrix& BlockRows::whole_matrix() {
@@ -89,6 +106,10 @@ kernels::SparseMatrix& BlockRows::slice(const Block& b) {
 // Â of an undirected graph (GCN's normalisation) is its own transpose, bit for bit.
 kernels::SparseMatrix& BlockRows::transposed_whole() {
   if (a_hat_transposed_) return *a_hat_transposed_;
+  if (split_by_columns()) {  // a chunk of every row, with a halo
+    a_hat_transposed_ = backend_.sparse(transpose(rows_copy({0, layout_.owned, 0})).view());
+    return *a_hat_transposed_;
+  }
   if (!symmetric_) symmetric_ = is_symmetric(layout_.a_hat);
   if (*symmetric_) return whole_matrix();
   a_hat_transposed_ = backend_.sparse(transpose(layout_.a_hat).view());
@@ -108,7 +129,8 @@ void BlockRows::scatter_gradient(const Block& b, ConstMatrixView grad, MatrixVie
   Chunk& c = chunk(b);
   if (!c.transposed) {
     std::vector<LocalId> touched;
-    c.transposed = backend_.sparse(transposed_block(layout_.a_hat, b, touched).view());
+    const Csr rows = rows_copy(b);
+    c.transposed = backend_.sparse(transposed_block(rows, {0, b.size(), 0}, touched).view());
     c.touched = kernels::to_backend<LocalId>(backend_, touched);
     c.touched_count = static_cast<std::int64_t>(touched.size());
   }
@@ -208,8 +230,12 @@ BlockRows::Split& BlockRows::split() {
   s.halo = rows_of(s.outer, {0, owned, -1});
   s.boundary_halo = rows_of(s.outer, {layout_.interior, owned, -1});
   s.halo_transposed = rows_of(s.outer_transposed, {0, layout_.halo, -1});
-  // (Â[:, halo] stays: a recomputed slice's rows of it are copied when first multiplied.)
-  if (!backend_.host_memory()) s.inner = s.inner_transposed = s.outer_transposed = Csr{};
+  // (Â[:, halo] stays: a recomputed slice's rows of it are copied when first multiplied, as
+  // are a chunk's rows of Â[:, owned].)
+  if (!backend_.host_memory()) {
+    s.inner_transposed = s.outer_transposed = Csr{};
+    if (layout_.chunk_count() == 1) s.inner = Csr{};
+  }
   return s;
 }
 

@@ -179,6 +179,27 @@ Csr column_range(const Csr& a, LocalId begin, LocalId end) {
   return c;
 }
 
+Csr join_columns(const Csr& left, const Csr& right) {
+  STRATA_CHECK(left.rows == right.rows, "join_columns of ", left.rows, " and ", right.rows,
+               " rows");
+  Csr c;
+  c.rows = left.rows;
+  c.cols = left.cols + right.cols;
+  c.offsets.assign(1, 0);
+  const bool values = !left.values.empty() || !right.values.empty();  // (none: every one 1)
+  for (LocalId r = 0; r < c.rows; ++r) {
+    for (const Csr* side : {&left, &right}) {
+      const LocalId shift = side == &left ? 0 : left.cols;
+      for (EdgeOffset e = side->offsets[r]; e < side->offsets[r + 1]; ++e) {
+        c.indices.push_back(side->indices[e] + shift);
+        if (values) c.values.push_back(side->values.empty() ? 1.0f : side->values[e]);
+      }
+    }
+    c.offsets.push_back(c.nnz());
+  }
+  return c;
+}
+
 Csr transposed_block(const Csr& a, const Block& b, std::vector<LocalId>& touched) {
   touched.assign(a.indices.begin() + a.offsets[b.begin], a.indices.begin() + a.offsets[b.end]);
   std::sort(touched.begin(), touched.end());

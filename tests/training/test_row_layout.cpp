@@ -138,3 +138,30 @@ TEST_CASE("a hybrid rank's one-chunk layout is numbered interior first, a chunke
       part_layout(d.adjacency, part_of, 2, 0, two_chunks, 2, Propagation::kGcn);
   CHECK(chunked.interior == 0);
 }
+
+TEST_CASE("join_columns puts a hybrid rank's Â back together from its split by columns") {
+  // BlockRows keeps a chunked rank's Â as Â[:, owned] and Â[:, halo] only; a chunk's rows
+  // over every column (for its transpose) are joined from them, entry for entry.
+  const Dataset d = synthetic_graph(600, 3);
+  const auto part_of = partition_graph(d.adjacency, {PartitionMethod::kMetis, 3});
+  std::vector<std::int32_t> chunk_of(part_of.size());
+  for (std::size_t v = 0; v < chunk_of.size(); ++v) chunk_of[v] = static_cast<std::int32_t>(v % 3);
+  const RowLayout l = part_layout(d.adjacency, part_of, 3, 1, chunk_of, 3, Propagation::kGcn);
+  REQUIRE(l.halo > 0);
+  const Csr inner = column_range(l.a_hat, 0, l.owned);
+  const Csr outer = column_range(l.a_hat, l.owned, l.owned + l.halo);
+  CHECK(outer.nnz() > 0);
+  const Csr joined = join_columns(inner, outer);
+  CHECK(joined.rows == l.a_hat.rows);
+  CHECK(joined.cols == l.a_hat.cols);
+  CHECK(joined.offsets == l.a_hat.offsets);
+  CHECK(joined.indices == l.a_hat.indices);
+  CHECK(joined.values == l.a_hat.values);
+  CHECK_THROWS(join_columns(inner, column_range(row_block_copy(l.a_hat, {0, 1, 0}), 0, 1)));
+  // A side with no entries in the rows (row_block_copy keeps no values then) joins as well.
+  const Block first_row{0, 1, 0};
+  const Csr no_halo = column_range(row_block_copy(l.a_hat, first_row), l.a_hat.cols, l.a_hat.cols);
+  CHECK(no_halo.values.empty());
+  const Csr row = join_columns(row_block_copy(inner, first_row), no_halo);
+  CHECK(row.values == row_block_copy(inner, first_row).values);
+}

@@ -23,9 +23,10 @@ namespace strata {
 // halo travels: row layouts number them first (interior_first in row_layout.h).
 class BlockRows : public BlockGraph {
  public:
-  // layout and halo (nullptr without a halo) must outlive this. With a halo and one chunk
-  // every product goes through the split of Â by columns, made here: the layout's own Â
-  // is then freed (layout.a_hat left empty).
+  // layout and halo (nullptr without a halo) must outlive this. With a halo every product
+  // goes through the split of Â by columns, made here (a chunk's rows multiply its owned
+  // columns, then its halo columns, adding to the sums as one pass over the row would):
+  // the layout's own Â is then freed (layout.a_hat left empty).
   // keeps_entries: the model reads Â's entries (entries()): Â stays whole, not split.
   BlockRows(RowLayout& layout, const kernels::Backend& backend, StageHalo* halo,
             bool overlap = true, bool keeps_entries = false);
@@ -52,10 +53,11 @@ class BlockRows : public BlockGraph {
   void set_progress(std::function<void()> progress) { progress_ = std::move(progress); }
 
  private:
-  // A chunk's rows of Â, and their transpose over the columns they touch, each made on
-  // first use (evaluation never needs a transpose).
+  // A chunk's rows of Â (with a halo: over the owned columns, and halo_rows over the
+  // halo's), and their transpose over the columns they touch, each made on first use
+  // (evaluation never needs a transpose).
   struct Chunk {
-    std::unique_ptr<kernels::SparseMatrix> rows, transposed;
+    std::unique_ptr<kernels::SparseMatrix> rows, halo_rows, transposed;
     kernels::Buffer touched;
     std::int64_t touched_count = 0;
   };
@@ -77,6 +79,11 @@ class BlockRows : public BlockGraph {
     return halo_ != nullptr && whole(b) && (b.chunk < 0 || layout_.chunk_count() == 1);
   }
   Chunk& chunk(const Block& b);
+  // Whether Â lies split by columns (split_) instead of in layout_.a_hat.
+  bool split_by_columns() const { return halo_ != nullptr && !keeps_entries_; }
+  void aggregate_chunk(const Block& b, ConstMatrixView x, MatrixView out);
+  // Rows [b.begin, b.end) of Â over every column, as a CSR of their own.
+  Csr rows_copy(const Block& b);
   kernels::SparseMatrix& slice(const Block& b);  // b: a kRowSlice
   kernels::SparseMatrix& whole_matrix();         // the layout's Â, viewed where the backend can
   kernels::SparseMatrix& transposed_whole();

@@ -67,6 +67,10 @@ bool is_identity(std::span<const GlobalId> order);
 Csr row_block_copy(const Csr& a, const Block& b);
 // a's entries in columns [begin, end), renumbered from zero: every row, end - begin columns.
 Csr column_range(const Csr& a, LocalId begin, LocalId end);
+// [left | right]: every row's entries of left, then right's with columns after left's
+// (column_range's inverse: the rows of a are those of column_range(a, 0, k) joined with
+// column_range(a, k, a.cols) where every row lists its columns below k first).
+Csr join_columns(const Csr& left, const Csr& right);
 Csr transposed_block(const Csr& a, const Block& b, std::vector<LocalId>& touched);
 
 }  // namespace strata
