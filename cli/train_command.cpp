@@ -103,6 +103,7 @@ int exit_status(const Error& e) {
 }  // namespace
 
 int run_train(const TrainArgs& args) {
+  return_freed_arrays_promptly();  // peaks as estimated
   TrainArgs a = args;
   a.config.mode = parse_mode(args.mode);
   require(a.shards.empty() || a.config.mode == Mode::kGraph, "--shards is for --mode graph");

@@ -14,6 +14,13 @@
 
 namespace strata {
 
+/// Makes every large array (128 KiB or more) its own mapping, returned to the system when
+/// freed, so that a process's peak resident memory is what it holds at once (what the
+/// memory estimate predicts). glibc otherwise raises that threshold as large arrays are
+/// freed and keeps later frees in its heap. Process-wide: `strata train` calls it first;
+/// a program that embeds Strata may too. (Defined in core/memory.cpp.)
+void return_freed_arrays_promptly();
+
 /// Owns MPI_Init_thread / MPI_Finalize for programs that do not manage MPI themselves.
 /// If MPI is already initialized, it adopts it and leaves finalizing to its owner.
 class MpiRuntime {
