@@ -63,10 +63,26 @@ FeatureMatrix FeatureMatrix::without_values() const {
   return m;
 }
 
+FeatureMatrix FeatureMatrix::keeping_rows(std::span<const GlobalId> held) const {
+  for (std::size_t i = 1; i < held.size(); ++i)
+    STRATA_CHECK(held[i - 1] < held[i], "keeping_rows: row ", held[i], " after ", held[i - 1]);
+  FeatureMatrix m = without_values();
+  m.held_ = std::make_shared<const FeatureMatrix>(select_rows(held));
+  m.held_ids_.assign(held.begin(), held.end());
+  return m;
+}
+
+const FeatureMatrix& FeatureMatrix::held_values() const {
+  STRATA_CHECK(held_ != nullptr, "FeatureMatrix::held_values: every row or none is kept");
+  return *held_;
+}
+
 void FeatureMatrix::check_values() const {
-  STRATA_CHECK(!released_, "the features' values were released on this rank (",
-               released_ ? released_->rows : 0, " x ", released_ ? released_->cols : 0,
-               "): it never reads them");
+  if (!released_) return;
+  STRATA_CHECK(held_ == nullptr, "only ", held_ids_.size(), " of the features' ", released_->rows,
+               " rows are kept on this rank (held_values)");
+  STRATA_CHECK(false, "the features' values were released on this rank (", released_->rows, " x ",
+               released_->cols, "): it never reads them");
 }
 
 double FeatureMatrix::density() const {

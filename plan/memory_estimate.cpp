@@ -86,11 +86,17 @@ bool self_loops(const ModelConfig& model) {
 }
 
 // The dataset as a rank of a stage holds it: a stage after the first keeps no features'
-// values (FeatureMatrix::without_values, which keeps their shape).
-std::int64_t dataset_bytes(const Dataset& data, int first_layer) {
+// values (FeatureMatrix::without_values, which keeps their shape), a hybrid rank of the
+// first those of its part's `feature_rows` rows, with their ids (keeping_rows).
+std::int64_t dataset_bytes(const Dataset& data, int first_layer, std::int64_t feature_rows) {
   const std::int64_t n = data.adjacency.rows;
-  return csr_bytes(n, data.adjacency.nnz(), !data.adjacency.values.empty()) +
-         (first_layer == 0 ? feature_bytes(data.features) : 0) + n * (4 + 3);
+  std::int64_t features = 0;
+  if (first_layer == 0 && feature_rows == n) features = feature_bytes(data.features);
+  if (first_layer == 0 && feature_rows < n)
+    features = feature_bytes(data.features) * feature_rows / std::max<std::int64_t>(n, 1) +
+               feature_rows * 8;
+  return csr_bytes(n, data.adjacency.nnz(), !data.adjacency.values.empty()) + features +
+         n * (4 + 3);
 }
 
 // The backward pass's per-block scratch (which only grows): gradients of one block's rows
@@ -172,7 +178,7 @@ MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& 
   const std::int64_t n = data.adjacency.rows;
   const std::int64_t nnz = data.adjacency.nnz() + (self_loops(model) ? n : 0);
   MemoryEstimate e;
-  e.dataset = dataset_bytes(data, bounds[stage]);
+  e.dataset = dataset_bytes(data, bounds[stage], n);
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
   e.layout = layout_bytes(n, n, nnz, plan.chunks, symmetric, -1, reads_entries(model),
                           !plan.whole_backward);
@@ -189,7 +195,7 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
   if (part.owned == n)
     return estimate_pipeline_memory(data, model, bounds, stage, plan, gradient_type);
   MemoryEstimate e;
-  e.dataset = dataset_bytes(data, bounds[stage]);
+  e.dataset = dataset_bytes(data, bounds[stage], part.owned);
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);

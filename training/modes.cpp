@@ -1,5 +1,7 @@
 #include "strata/training/modes.h"
 
+#include <algorithm>
+
 #include "strata/comm/in_process_communicator.h"
 #include "strata/layers/model.h"
 #include "strata/partition/chunks.h"
@@ -67,10 +69,29 @@ std::vector<std::int32_t> chunks_of(const Dataset& data, const TrainConfig& conf
   return make_chunks(data.adjacency, options.chunks, options.chunking, config.seed);
 }
 
+// Where each of ids lies among held (ascending): every one must be there.
+std::vector<GlobalId> held_positions(std::span<const GlobalId> held,
+                                     std::span<const GlobalId> ids) {
+  std::vector<GlobalId> at;
+  at.reserve(ids.size());
+  for (const GlobalId id : ids) {
+    const auto it = std::lower_bound(held.begin(), held.end(), id);
+    STRATA_CHECK(it != held.end() && *it == id, "the features of vertex ", id,
+                 " are not among the rows this rank kept");
+    at.push_back(it - held.begin());
+  }
+  return at;
+}
+
 // The first stage's features over rows `ids` of f: f itself where those are its rows in
 // order; else dense ones read where they lie through the list of ids, sparse ones selected
-// into a copy. f must outlive the trainer.
+// into a copy. Of features that keep some rows only, those rows. f must outlive the trainer.
 void first_stage_features(const FeatureMatrix& f, std::span<const GlobalId> ids, RankData& rank) {
+  if (f.holds_some_rows()) {
+    const std::vector<GlobalId> at = held_positions(f.held_ids(), ids);
+    first_stage_features(f.held_values(), at, rank);
+    return;
+  }
   const bool own_order = std::ssize(ids) == f.rows() && is_identity(ids);
   if (!own_order && f.is_sparse()) {
     rank.features = std::make_shared<const FeatureMatrix>(f.select_rows(ids));

@@ -91,6 +91,26 @@ TEST_CASE("features: without_values keeps shape, kind and count, and refuses rea
   }
 }
 
+TEST_CASE("features: keeping_rows keeps shape and its rows' values only", "[features]") {
+  const std::vector<GlobalId> held{0, 3};
+  for (double max_density : {0.0, 1.0}) {
+    const FeatureMatrix x = choose_storage(small_dense(), max_density);
+    const FeatureMatrix part = x.keeping_rows(held);
+    CHECK_FALSE(x.holds_some_rows());
+    REQUIRE(part.holds_some_rows());
+    CHECK_FALSE(part.has_values());
+    CHECK(part.is_sparse() == x.is_sparse());
+    CHECK(part.rows() == 4);
+    CHECK(part.nnz() == 6);
+    CHECK(part.held_ids().size() == 2);
+    CHECK(part.held_values() == x.select_rows(held));
+    CHECK_THROWS_WITH(part.at(0, 0), Catch::Contains("only 2 of the features' 4 rows are kept"));
+    CHECK_THROWS_WITH(x.held_values(), Catch::Contains("every row or none"));
+    CHECK_THROWS_WITH(x.keeping_rows(std::vector<GlobalId>{3, 0}), Catch::Contains("after"));
+    CHECK_THROWS(x.keeping_rows(std::vector<GlobalId>{0, 4}));
+  }
+}
+
 TEST_CASE("features: OGB bag-of-words loads sparse, preprocessing matches dense", "[features]") {
   const auto dir = sparse_ogb("sparse_ogb");
   const Dataset raw = load_ogb(dir.string(), {});

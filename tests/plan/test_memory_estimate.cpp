@@ -79,6 +79,17 @@ TEST_CASE("a halo's buffers hold its sent rows, and its halo rows only when enco
   }
 }
 
+TEST_CASE("a first-stage hybrid rank counts its part's features and their ids") {
+  const Dataset d = sparse_dataset(16);
+  const std::int64_t n = d.adjacency.rows;
+  const PartSizes part{n / 4, 40, 2000, 30, 300};
+  const auto dataset = [&](int stage) {
+    return estimate_hybrid_memory(d, gcn(16), {0, 2, 4}, stage, {4, true, {}}, part).dataset;
+  };
+  const std::int64_t features = (n + 1) * 8 + d.features.nnz() * 8;  // sparse: CSR with values
+  CHECK(dataset(0) - dataset(1) == features * part.owned / n + part.owned * 8);
+}
+
 TEST_CASE("a whole backward holds what one chunk holds, a chunked one adds accumulators") {
   // A whole backward (--stale-grad exact) runs after every chunk's forward, over every row
   // at once: no gradient accumulator, layer 0's input in the backward's scratch, as with

@@ -156,6 +156,32 @@ TEST_CASE("chunked hybrid with exact stale gradients and exact history is exact"
   }
 }
 
+TEST_CASE("a first-stage hybrid rank that keeps its part's features trains as with all") {
+  // What the facade keeps (FeatureMatrix::keeping_rows on stage 0, without_values after):
+  // the same weights, bit for bit, as every rank holding every feature.
+  for (const bool sparse : {false, true}) {
+    const Dataset d = testing::graph_mode_dataset(sparse);
+    const TrainConfig c = config_for(ModelKind::kGcn);
+    const auto part_of = partition_graph(d.adjacency, testing::metis_parts(2));
+    std::vector<TrainResult> all(4), kept(4);
+    run_in_process(4, [&](Communicator& comm) {
+      all[comm.rank()] = train_hybrid(comm, d, c, {}, testing::metis_parts(2), part_of, nullptr);
+      Dataset mine = d;
+      std::vector<GlobalId> part;
+      for (std::size_t v = 0; v < part_of.size(); ++v)
+        if (part_of[v] == comm.rank() % 2) part.push_back(static_cast<GlobalId>(v));
+      mine.features = comm.rank() < 2 ? d.features.keeping_rows(part) : d.features.without_values();
+      kept[comm.rank()] =
+          train_hybrid(comm, mine, c, {}, testing::metis_parts(2), part_of, nullptr);
+    });
+    INFO((sparse ? "sparse" : "dense"));
+    for (int r = 0; r < 4; ++r) {
+      CHECK(kept[r].weights == all[r].weights);
+      CHECK(kept[r].epochs.back().loss == all[r].epochs.back().loss);
+    }
+  }
+}
+
 TEST_CASE("hybrid rank counts that do not factor are input errors") {
   const Dataset d = testing::graph_mode_dataset(false);
   const TrainConfig c = config_for(ModelKind::kGcn);

@@ -2,8 +2,10 @@
 // values). Bag-of-words features are mostly zeros; readers pick sparse below a density.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "strata/core/matrix.h"
 #include "strata/core/types.h"
@@ -50,6 +52,12 @@ class FeatureMatrix {
   // from them comes out the same on every rank. Reading its values throws.
   FeatureMatrix without_values() const;
   bool has_values() const { return !released_; }
+  // The same, keeping the values of rows `held` (ascending, each once) only: what a hybrid
+  // rank of the first stage keeps, its part's rows. held_values() holds them in that order.
+  FeatureMatrix keeping_rows(std::span<const GlobalId> held) const;
+  bool holds_some_rows() const { return held_ != nullptr; }
+  std::span<const GlobalId> held_ids() const { return held_ids_; }
+  const FeatureMatrix& held_values() const;
 
  private:
   struct Shape {
@@ -60,7 +68,9 @@ class FeatureMatrix {
   Matrix dense_;
   Csr sparse_;
   bool sparse_flag_ = false;
-  std::optional<Shape> released_;  // without_values()
+  std::optional<Shape> released_;              // without_values()
+  std::shared_ptr<const FeatureMatrix> held_;  // keeping_rows()
+  std::vector<GlobalId> held_ids_;
 };
 
 // Sparse if the fraction of non-zeros is below max_density, else dense.
