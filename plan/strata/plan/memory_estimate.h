@@ -1,5 +1,6 @@
 // What one pipeline rank will hold, predicted from sizes before anything is allocated:
-// the dataset it loaded (a stage after the first releases the features' values), the chunk layout
+// the dataset it loaded (a stage after the first releases the features' values, a hybrid
+// rank of the first keeps its part's), the chunk layout
 // (Â in chunk order and each block's transpose), its stage's per-layer buffers, and parameters with
 // their gradients and Adam state. The process itself (libraries, MPI) is not included: callers add
 // what they measured.
@@ -19,7 +20,7 @@
 namespace strata {
 
 struct MemoryEstimate {
-  std::int64_t dataset = 0;      // adjacency, features (stage 0), labels, masks as loaded
+  std::int64_t dataset = 0;      // adjacency, features (stage 0), labels, masks as kept
   std::int64_t layout = 0;       // Â in chunk order, its copies the backend multiplies, ids
   std::int64_t features = 0;     // first stage: features in chunk order and their dropout copy
   std::int64_t activations = 0;  // the stage's full-size per-layer buffers
