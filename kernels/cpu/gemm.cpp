@@ -1,5 +1,6 @@
 // CPU GEMM through CBLAS (row-major, strides passed as leading dimensions).
 #include <cblas.h>
+#include <omp.h>
 
 #include <algorithm>
 
@@ -23,6 +24,39 @@ blasint leading_dim(std::int64_t stride, std::int64_t cols) {
   return static_cast<blasint>(std::max<std::int64_t>({stride, cols, 1}));
 }
 
+// OpenBLAS's OpenMP build gives each of its threads a packing buffer whose touched part
+// grows with the rows and stays resident after the call (1M x 64 times 64 x 64 on 2 threads:
+// 36 MB a thread, which no memory estimate sees). Called from inside our own parallel loop
+// it runs single-threaded, on a few MB; the rows' sums are the same either way (a row of C
+// depends on its row of A and on B only, summed over k in the same blocks).
+constexpr std::int64_t kMinRowsPerThread = 4096;
+
+bool split_rows(std::int64_t rows) {
+  return omp_get_max_threads() > 1 && !omp_in_parallel() && rows >= 2 * kMinRowsPerThread;
+}
+
+void blas_gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b,
+               float beta, MatrixView c, std::int64_t inner) {
+  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
+              trans_b ? CblasTrans : CblasNoTrans, static_cast<blasint>(c.rows),
+              static_cast<blasint>(c.cols), static_cast<blasint>(inner), alpha, a.data,
+              leading_dim(a.stride, a.cols), b.data, leading_dim(b.stride, b.cols), beta, c.data,
+              leading_dim(c.stride, c.cols));
+}
+
+// C's rows in one block per thread, A's rows with them (A not transposed).
+void gemm_by_rows(bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b, float beta,
+                  MatrixView c, std::int64_t inner) {
+  const std::int64_t threads =
+      std::min<std::int64_t>(omp_get_max_threads(), c.rows / kMinRowsPerThread);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t t = 0; t < threads; ++t) {
+    const std::int64_t begin = c.rows * t / threads, end = c.rows * (t + 1) / threads;
+    const ConstMatrixView a_rows{a.data + begin * a.stride, end - begin, a.cols, a.stride};
+    blas_gemm(false, trans_b, alpha, a_rows, b, beta, c.rows_range(begin, end), inner);
+  }
+}
+
 }  // namespace
 
 void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b, float beta,
@@ -44,11 +78,10 @@ void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatri
     narrow_gemm(a, b, trans_b, c);
     return;
   }
-  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
-              trans_b ? CblasTrans : CblasNoTrans, static_cast<blasint>(c.rows),
-              static_cast<blasint>(c.cols), static_cast<blasint>(sa.cols), alpha, a.data,
-              leading_dim(a.stride, a.cols), b.data, leading_dim(b.stride, b.cols), beta, c.data,
-              leading_dim(c.stride, c.cols));
+  if (!trans_a && split_rows(c.rows))
+    gemm_by_rows(trans_b, alpha, a, b, beta, c, sa.cols);
+  else
+    blas_gemm(trans_a, trans_b, alpha, a, b, beta, c, sa.cols);
 }
 
 }  // namespace strata::kernels

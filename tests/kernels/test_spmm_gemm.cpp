@@ -168,6 +168,17 @@ TEST_CASE("gemm with a narrow right-hand side matches a naive reference", "[kern
   }
 }
 
+// alpha a op(b) on `threads` OpenMP threads, as stored.
+std::vector<float> gemm_on(int threads, bool tb, float alpha, ConstMatrixView a,
+                           ConstMatrixView b) {
+  Matrix c(a.rows, tb ? b.rows : b.cols);
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(threads);
+  kernels::gemm(false, tb, alpha, a, b, 0.0f, c.view());
+  omp_set_num_threads(saved);
+  return c.storage();
+}
+
 // Each row's entries are one chain over k: the same bits on 1 and 3 threads.
 TEST_CASE("narrow gemm is bitwise the same for any thread count", "[kernels][gemm]") {
   for (const std::int64_t n : {5, 64}) {
@@ -175,14 +186,22 @@ TEST_CASE("narrow gemm is bitwise the same for any thread count", "[kernels][gem
     std::vector<float> as, bs;
     const MatrixView a = test::random_view(as, 3001, k, 1, 1);
     const MatrixView b = test::random_view(bs, k, n, 0, 2);
-    Matrix one(3001, n), three(3001, n);
-    const int saved = omp_get_max_threads();
-    omp_set_num_threads(1);
-    kernels::gemm(false, false, 1.0f, a, b, 0.0f, one.view());
-    omp_set_num_threads(3);
-    kernels::gemm(false, false, 1.0f, a, b, 0.0f, three.view());
-    omp_set_num_threads(saved);
-    REQUIRE(one.storage() == three.storage());
+    REQUIRE(gemm_on(1, false, 1.0f, a, b) == gemm_on(3, false, 1.0f, a, b));
+  }
+}
+
+// Tall products run as one BLAS call per thread over its rows (cpu/gemm.cpp), so that
+// OpenBLAS's own threads keep no packing buffers that grow with the rows: the same bits as
+// one thread, deep (k past BLAS's blocking) and with strided views, and a naive reference.
+TEST_CASE("tall gemm is bitwise the same for any thread count", "[kernels][gemm]") {
+  check_gemm(false, false, 9001, 33, 17);
+  check_gemm(false, true, 8193, 20, 31);
+  for (const bool tb : {false, true}) {
+    const std::int64_t m = 10007, k = 1500, n = 40;
+    std::vector<float> as, bs;
+    const MatrixView a = test::random_view(as, m, k, 1, 3);
+    const MatrixView b = tb ? test::random_view(bs, n, k, 0, 2) : test::random_view(bs, k, n, 0, 2);
+    REQUIRE(gemm_on(1, tb, 1.5f, a, b) == gemm_on(3, tb, 1.5f, a, b));
   }
 }
 
