@@ -54,7 +54,9 @@ std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz
                           bool symmetric, std::int64_t halo_entries, bool per_entry,
                           bool chunk_transposes = true) {
   const std::int64_t a_hat = csr_bytes(rows, nnz, true);
-  const std::int64_t ids_and_labels = cols * (8 + 8) + rows * (4 + 3);
+  // Each column's global id (RowLayout::order, which a host backend reads in place), each
+  // row's label and masks with their index.
+  const std::int64_t ids_and_labels = cols * 8 + rows * (4 + 3);
   if (per_entry) {
     const std::int64_t blocks = chunks == 1 ? 1 : 2;
     const std::int64_t by_column = nnz * (kOffset + kIndex) + rows * kOffset +

@@ -19,7 +19,9 @@ BlockRows::BlockRows(RowLayout& layout, const kernels::Backend& backend, StageHa
       backend_(backend),
       halo_(halo),
       overlap_(overlap),
-      ids_(kernels::to_backend<GlobalId>(backend, layout.order)),
+      ids_(backend.host_memory() ? kernels::Buffer()
+                                 : kernels::to_backend<GlobalId>(backend, layout.order)),
+      ids_data_(backend.host_memory() ? layout.order.data() : ids_.as<GlobalId>()),
       chunks_(layout.chunks.size()),
       keeps_entries_(keeps_entries) {
   if (!split_by_columns()) return;
@@ -186,10 +188,8 @@ const kernels::EdgeBlock& BlockRows::entries(const Block& b) {
   const int key = whole(b) ? -1 : b.chunk;
   auto it = entries_.find(key);
   if (it == entries_.end())
-    it = entries_
-             .try_emplace(key, backend_, layout_.a_hat, b, ids_.as<GlobalId>() + b.begin,
-                          ids_.as<GlobalId>())
-             .first;
+    it =
+        entries_.try_emplace(key, backend_, layout_.a_hat, b, ids_data_ + b.begin, ids_data_).first;
   return it->second.edges();
 }
 

@@ -35,7 +35,7 @@ class BlockRows : public BlockGraph {
   LocalId columns() const override { return layout_.owned + layout_.halo; }
   bool has_halo() const override { return halo_ != nullptr; }
   bool chunked() const override { return layout_.chunk_count() > 1; }
-  const GlobalId* ids(const Block& b) const override { return ids_.as<GlobalId>() + b.begin; }
+  const GlobalId* ids(const Block& b) const override { return ids_data_ + b.begin; }
 
   void aggregate(const Block& b, ConstMatrixView x, MatrixView out) override;
   void scatter_gradient(const Block& b, ConstMatrixView grad, MatrixView g) override;
@@ -104,7 +104,8 @@ class BlockRows : public BlockGraph {
   StageHalo* halo_;
   bool overlap_;
   std::function<void()> progress_;
-  kernels::Buffer ids_;
+  kernels::Buffer ids_;       // a device backend's copy of layout.order
+  const GlobalId* ids_data_;  // layout.order itself on a host backend
   std::vector<Chunk> chunks_;
   std::unique_ptr<kernels::SparseMatrix> a_hat_, a_hat_transposed_;  // every row at once
   std::optional<bool> symmetric_;  // whether Â is its own transpose, once asked
