@@ -6,6 +6,7 @@
 #include "spans_input.h"
 #include "strata/comm/agreed.h"
 #include "strata/core/memory.h"
+#include "strata/partition/partitioner.h"
 #include "strata/shards/shard_scatter.h"
 #include "strata/training/interior_first.h"
 #include "strata/training/modes.h"
@@ -63,14 +64,6 @@ bool reads_no_features(const Config& c, const Communicator& comm) {
   return c.mode == Mode::kHybrid && comm.rank() / c.hybrid.parts > 0;
 }
 
-// A hybrid rank of the first stage reads its part's features only.
-std::vector<GlobalId> vertices_of_part(std::span<const std::int32_t> part_of, int part) {
-  std::vector<GlobalId> vertices;
-  for (std::size_t v = 0; v < part_of.size(); ++v)
-    if (part_of[v] == part) vertices.push_back(static_cast<GlobalId>(v));
-  return vertices;
-}
-
 Dataset whole_graph(const GraphInput::Source& source) {
   if (const auto* d = std::get_if<DatasetSource>(&source.what))
     return load_dataset(d->spec, to_load_options(d->options));
@@ -118,7 +111,7 @@ void load_trainer_state(Communicator& comm, const Config& config, const GraphInp
           state.data, to_partition_options(config.partition, config.hybrid.parts, config.seed));
     if (reads_no_features(config, comm))
       state.data.features = state.data.features.without_values();
-    else if (config.mode == Mode::kHybrid && config.hybrid.parts > 1)
+    else if (config.mode == Mode::kHybrid && config.hybrid.parts > 1)  // its part's rows only
       state.data.features = state.data.features.keeping_rows(
           vertices_of_part(state.part_of, comm.rank() % config.hybrid.parts));
   }

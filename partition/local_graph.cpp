@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "strata/core/error.h"
+#include "strata/partition/partitioner.h"
 
 namespace strata {
 namespace {
@@ -39,8 +40,7 @@ std::vector<GlobalId> halo_vertices(const Csr& a, std::span<const std::int32_t> 
 }
 
 void number_vertices(LocalGraph& g, const Csr& a, std::span<const std::int32_t> parts) {
-  for (LocalId v = 0; v < a.rows; ++v)
-    if (parts[v] == g.part) g.local_to_global.push_back(v);
+  g.local_to_global = vertices_of_part(parts, g.part);
   g.owned = static_cast<LocalId>(g.local_to_global.size());
   const std::vector<GlobalId> halo = halo_vertices(a, parts, g.part);
   g.halo = static_cast<LocalId>(halo.size());

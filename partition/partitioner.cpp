@@ -111,6 +111,13 @@ std::vector<LocalId> reverse_cuthill_mckee_order(const Csr& a) {
   return {order.begin(), order.end()};
 }
 
+std::vector<GlobalId> vertices_of_part(std::span<const std::int32_t> part_of, int part) {
+  std::vector<GlobalId> vertices;
+  for (std::size_t v = 0; v < part_of.size(); ++v)
+    if (part_of[v] == part) vertices.push_back(static_cast<GlobalId>(v));
+  return vertices;
+}
+
 std::vector<std::int32_t> ranges_of_order(std::span<const LocalId> order, int parts) {
   const auto n = static_cast<std::int64_t>(order.size());
   std::vector<std::int32_t> result(order.size());

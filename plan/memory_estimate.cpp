@@ -93,10 +93,9 @@ bool self_loops(const ModelConfig& model) {
 std::int64_t dataset_bytes(const Dataset& data, int first_layer, std::int64_t feature_rows) {
   const std::int64_t n = data.adjacency.rows;
   std::int64_t features = 0;
-  if (first_layer == 0 && feature_rows == n) features = feature_bytes(data.features);
-  if (first_layer == 0 && feature_rows < n)
+  if (first_layer == 0)
     features = feature_bytes(data.features) * feature_rows / std::max<std::int64_t>(n, 1) +
-               feature_rows * 8;
+               (feature_rows < n ? feature_rows * 8 : 0);
   return csr_bytes(n, data.adjacency.nnz(), !data.adjacency.values.empty()) + features +
          n * (4 + 3);
 }

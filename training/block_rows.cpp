@@ -80,7 +80,11 @@ void BlockRows::aggregate_chunk(const Block& b, ConstMatrixView x, MatrixView ou
     return;
   }
   const LocalId owned = layout_.owned;
-  if (!c.rows) c.rows = rows_of(split().inner, b), c.halo_rows = rows_of(split().outer, b);
+  if (!c.rows) {
+    const Split& s = split();
+    c.rows = rows_of(s.inner, b);
+    c.halo_rows = rows_of(s.outer, b);
+  }
   c.rows->multiply(x.rows_range(0, owned), out);
   c.halo_rows->multiply(x.rows_range(owned, owned + layout_.halo), out, 1.0f);
 }

@@ -6,6 +6,7 @@
 #include "graph_mode_checks.h"
 #include "stage_runs.h"
 #include "strata/comm/in_process_communicator.h"
+#include "strata/partition/partitioner.h"
 #include "strata/partition/quality.h"
 #include "strata/training/modes.h"
 
@@ -167,9 +168,7 @@ TEST_CASE("a first-stage hybrid rank that keeps its part's features trains as wi
     run_in_process(4, [&](Communicator& comm) {
       all[comm.rank()] = train_hybrid(comm, d, c, {}, testing::metis_parts(2), part_of, nullptr);
       Dataset mine = d;
-      std::vector<GlobalId> part;
-      for (std::size_t v = 0; v < part_of.size(); ++v)
-        if (part_of[v] == comm.rank() % 2) part.push_back(static_cast<GlobalId>(v));
+      const std::vector<GlobalId> part = vertices_of_part(part_of, comm.rank() % 2);
       mine.features = comm.rank() < 2 ? d.features.keeping_rows(part) : d.features.without_values();
       kept[comm.rank()] =
           train_hybrid(comm, mine, c, {}, testing::metis_parts(2), part_of, nullptr);

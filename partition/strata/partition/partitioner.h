@@ -34,6 +34,9 @@ std::vector<std::int32_t> partition_graph(const Csr& adjacency, const PartitionO
 // Reverse Cuthill-McKee order: order[i] is the vertex placed at position i.
 std::vector<LocalId> reverse_cuthill_mckee_order(const Csr& adjacency);
 
+// The vertices v with part_of[v] == part, ascending.
+std::vector<GlobalId> vertices_of_part(std::span<const std::int32_t> part_of, int part);
+
 // Splits positions 0..order.size() into `parts` contiguous balanced ranges.
 std::vector<std::int32_t> ranges_of_order(std::span<const LocalId> order, int parts);
 
