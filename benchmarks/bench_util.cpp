@@ -65,7 +65,7 @@ void spmm_baseline(CsrView a, ConstMatrixView x, MatrixView y, float beta) {
     float* out = y.row(r);
     for (std::int64_t c = 0; c < w; ++c) out[c] = beta == 0.0f ? 0.0f : out[c] * beta;
     for (EdgeOffset e = a.offsets[r]; e < a.offsets[r + 1]; ++e) {
-      const float value = a.values ? a.values[e] : 1.0f;
+      const float value = a.value(static_cast<LocalId>(r), e);
       const float* __restrict src = x.row(a.indices[e]);
 #pragma omp simd
       for (std::int64_t c = 0; c < w; ++c) out[c] += value * src[c];

@@ -4,9 +4,10 @@
 // STRATA_BENCH_DEGREE (16), STRATA_BENCH_MIN_TIME (seconds per benchmark, 0.3),
 // STRATA_DATASETS (../shared/datasets). CSV for scripts:
 // bench_kernels --benchmark_format=csv. Names: spmm/<graph>/<kernel>_vs_<reference>/<width>
-// (graph_rcm etc.: the graph renumbered), gemm/<shape>.
+// (graph_rcm etc.: the graph renumbered; factored_vs_stored: Â as its degrees' scales, as
+// training holds it, against the same with a value stored an entry), gemm/<shape>.
 //
-// SpMM bytes, two models: compulsory = CSR once (indices, values, offsets) + x once +
+// SpMM bytes, two models: compulsory = CSR once (indices, offsets, values or scales) + x once +
 // y once, the least any kernel moves; gather = CSR + one x row per nonzero + y, what a
 // kernel without cache reuse moves. stream_frac = compulsory GB/s / STREAM GB/s. SpMM
 // counters come from the fastest iteration (the least disturbed on a shared machine).
@@ -63,9 +64,19 @@ struct Traffic {
   double compulsory, gather, flops;
 };
 
+// The CSR's arrays: 4-byte indices, 8-byte offsets, and 4-byte values or scales.
+double csr_bytes(CsrView a) {
+  const double nnz = static_cast<double>(a.nnz());
+  double bytes = nnz * 4.0 + (a.rows + 1.0) * 8.0;
+  if (a.values != nullptr) bytes += nnz * 4.0;
+  if (a.row_scale != nullptr) bytes += a.rows * 4.0;
+  if (a.col_scale != nullptr) bytes += a.cols * 4.0;
+  return bytes;
+}
+
 Traffic spmm_traffic(CsrView a, std::int64_t w) {
   const double nnz = static_cast<double>(a.nnz()), width = static_cast<double>(w);
-  const double csr = nnz * 8.0 + (a.rows + 1.0) * 8.0, y = a.rows * width * 4.0;
+  const double csr = csr_bytes(a), y = a.rows * width * 4.0;
   return {csr + a.cols * width * 4.0 + y, csr + nnz * width * 4.0 + y, 2.0 * nnz * width};
 }
 
@@ -194,6 +205,11 @@ void register_graph(const std::string& name, Csr graph) {
   register_spmm(name + "/tiled_vs_baseline", {base, kernels::spmm, base, bench::spmm_baseline},
                 {16, 32, 64, 128, 256, 512});
   register_gather(name, base);
+  Csr stored = *base;
+  store_values(stored);
+  register_spmm(name + "/factored_vs_stored",
+                {base, kernels::spmm, &g_graphs.emplace_back(std::move(stored)), kernels::spmm},
+                {16, 64, 256});
   const std::pair<std::string, bench::Order> orders[] = {
       {"degree", bench::degree_order(*base)},
       {"rcm", bench::rcm_order(*base)},

@@ -59,31 +59,25 @@ std::vector<float> degrees_plus_one(const Csr& adjacency) {
 
 namespace {
 
-// adjacency + I over its rows (the self-loop of row r at column r, in column order), entry
-// (r, c) valued value(r, c).
-template <typename Value>
-Csr with_self_loops(const Csr& adjacency, Value value) {
+// adjacency + I over its rows (the self-loop of row r at column r, in column order),
+// unweighted.
+Csr with_self_loops(const Csr& adjacency) {
   Csr out;
   out.rows = adjacency.rows;
   out.cols = adjacency.cols;
   out.offsets.assign(static_cast<std::size_t>(out.rows) + 1, 0);
   out.indices.reserve(adjacency.indices.size() + out.rows);
-  out.values.reserve(adjacency.indices.size() + out.rows);
   for (LocalId r = 0; r < out.rows; ++r) {
     bool self_added = false;
-    auto add = [&](LocalId c) {
-      out.indices.push_back(c);
-      out.values.push_back(value(r, c));
-    };
     for (LocalId c : adjacency.neighbors(r)) {
       if (!self_added && c >= r) {
-        add(r);
+        out.indices.push_back(r);
         self_added = true;
         if (c == r) continue;
       }
-      add(c);
+      out.indices.push_back(c);
     }
-    if (!self_added) add(r);
+    if (!self_added) out.indices.push_back(r);
     out.offsets[r + 1] = static_cast<EdgeOffset>(out.indices.size());
   }
   return out;
@@ -91,59 +85,95 @@ Csr with_self_loops(const Csr& adjacency, Value value) {
 
 }  // namespace
 
+CsrView rows_view(const Csr& a, LocalId begin, LocalId end) {
+  CsrView v = a.view();
+  v.rows = end - begin;
+  v.offsets += begin;
+  if (v.row_scale != nullptr) v.row_scale += begin;
+  return v;
+}
+
+std::vector<float> entry_values(CsrView a) {
+  std::vector<float> out(static_cast<std::size_t>(a.nnz()));
+  const EdgeOffset base = a.offsets[0];
+  for (LocalId r = 0; r < a.rows; ++r)
+    for (EdgeOffset e = a.offsets[r]; e < a.offsets[r + 1]; ++e)
+      out[static_cast<std::size_t>(e - base)] = a.value(r, e);
+  return out;
+}
+
+void store_values(Csr& a) {
+  if (!a.values.empty() || (a.row_scale.empty() && a.col_scale.empty())) return;
+  a.values = entry_values(a.view());
+  a.row_scale = {};
+  a.col_scale = {};
+}
+
 Csr gcn_normalize(const Csr& adjacency, std::span<const float> degree_plus_one) {
   STRATA_CHECK(degree_plus_one.size() == static_cast<std::size_t>(adjacency.cols),
                "degree vector has ", degree_plus_one.size(), " entries for ", adjacency.cols,
                " columns");
-  // value(r, c) = inv[r] * inv[c]: a product, so that value(c, r) has the same bits and Â
+  // value(r, c) = inv[r] · inv[c]: a product, so that value(c, r) has the same bits and Â
   // of an undirected graph is its own transpose (is_symmetric).
-  std::vector<float> inv(degree_plus_one.size());
-  for (std::size_t c = 0; c < inv.size(); ++c) inv[c] = 1.0f / std::sqrt(degree_plus_one[c]);
-  return with_self_loops(adjacency, [&](LocalId r, LocalId c) {
-    return inv[static_cast<std::size_t>(r)] * inv[static_cast<std::size_t>(c)];
-  });
+  Csr out = with_self_loops(adjacency);
+  out.col_scale.resize(degree_plus_one.size());
+  for (std::size_t c = 0; c < out.col_scale.size(); ++c)
+    out.col_scale[c] = 1.0f / std::sqrt(degree_plus_one[c]);
+  out.row_scale.assign(out.col_scale.begin(), out.col_scale.begin() + out.rows);
+  return out;
 }
 
 Csr sum_with_self_loops(const Csr& adjacency) {
-  return with_self_loops(adjacency, [](LocalId, LocalId) { return 1.0f; });
+  return with_self_loops(adjacency);
 }
 
 Csr mean_normalize(const Csr& adjacency, std::span<const float> degree_plus_one) {
   STRATA_CHECK(degree_plus_one.size() >= static_cast<std::size_t>(adjacency.rows),
                "degree vector has ", degree_plus_one.size(), " entries for ", adjacency.rows,
                " rows");
-  Csr out = adjacency;
-  out.values.resize(out.indices.size());
-  for (LocalId r = 0; r < out.rows; ++r) {
-    const float inverse = 1.0f / std::max(degree_plus_one[r] - 1.0f, 1.0f);
-    std::fill(out.values.begin() + out.offsets[r], out.values.begin() + out.offsets[r + 1],
-              inverse);
-  }
+  Csr out;
+  out.rows = adjacency.rows;
+  out.cols = adjacency.cols;
+  out.offsets = adjacency.offsets;
+  out.indices = adjacency.indices;
+  out.row_scale.resize(static_cast<std::size_t>(out.rows));
+  for (LocalId r = 0; r < out.rows; ++r)
+    out.row_scale[r] = 1.0f / std::max(degree_plus_one[r] - 1.0f, 1.0f);
   return out;
 }
 
 namespace {
 
 template <typename Id>
+std::vector<float> permuted_scale(const std::vector<float>& scale, std::span<const Id> order) {
+  if (scale.empty()) return {};
+  std::vector<float> out(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) out[i] = scale[static_cast<std::size_t>(order[i])];
+  return out;
+}
+
+template <typename Id>
 Csr permuted(const Csr& a, std::span<const Id> order) {
   std::vector<LocalId> position(order.size());
   for (std::size_t i = 0; i < order.size(); ++i)
     position[static_cast<std::size_t>(order[i])] = static_cast<LocalId>(i);
-  const bool weighted = !a.values.empty();
+  const bool valued = !a.values.empty();
   Csr p;
   p.rows = p.cols = a.rows;
   p.offsets.reserve(a.offsets.size());
   p.indices.reserve(a.indices.size());
   p.values.reserve(a.values.size());
+  p.row_scale = permuted_scale(a.row_scale, order);
+  p.col_scale = permuted_scale(a.col_scale, order);
   std::vector<std::pair<LocalId, float>> row;
   for (const Id v : order) {
     row.clear();
     for (EdgeOffset e = a.offsets[v]; e < a.offsets[v + 1]; ++e)
-      row.emplace_back(position[a.indices[e]], weighted ? a.values[e] : 1.0f);
+      row.emplace_back(position[a.indices[e]], valued ? a.values[e] : 1.0f);
     std::sort(row.begin(), row.end());
     for (const auto& [c, value] : row) {
       p.indices.push_back(c);
-      if (weighted) p.values.push_back(value);
+      if (valued) p.values.push_back(value);
     }
     p.offsets.push_back(p.nnz());
   }
@@ -169,6 +199,8 @@ Csr transpose(const Csr& a) {
   for (LocalId r = 0; r < t.rows; ++r) t.offsets[r + 1] += t.offsets[r];
   t.indices.resize(a.indices.size());
   if (!a.values.empty()) t.values.resize(a.values.size());
+  t.row_scale = a.col_scale;
+  t.col_scale = a.row_scale;
   std::vector<EdgeOffset> cursor(t.offsets.begin(), t.offsets.end() - 1);
   for (LocalId r = 0; r < a.rows; ++r) {
     for (EdgeOffset k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
@@ -190,7 +222,7 @@ bool is_symmetric(const Csr& a) {
       const LocalId c = a.indices[k];
       EdgeOffset& next = cursor[static_cast<std::size_t>(c)];
       if (next == a.offsets[c + 1] || a.indices[next] != r) return false;
-      if (!a.values.empty() && a.values[next] != a.values[k]) return false;
+      if (a.value(c, next) != a.value(r, k)) return false;
       ++next;
     }
   return true;
@@ -198,12 +230,12 @@ bool is_symmetric(const Csr& a) {
 
 bool equal_up_to_row_order(const Csr& a, const Csr& b) {
   if (a.rows != b.rows || a.cols != b.cols || a.offsets != b.offsets) return false;
-  if (a.values.empty() != b.values.empty()) return false;
+  if (a.weighted() != b.weighted()) return false;
   std::vector<std::pair<LocalId, float>> row_a, row_b;
   const auto row = [](const Csr& m, LocalId r, std::vector<std::pair<LocalId, float>>& out) {
     out.clear();
     for (EdgeOffset k = m.offsets[r]; k < m.offsets[r + 1]; ++k)
-      out.emplace_back(m.indices[k], m.values.empty() ? 1.0f : m.values[k]);
+      out.emplace_back(m.indices[k], m.value(r, k));
     std::sort(out.begin(), out.end());
   };
   for (LocalId r = 0; r < a.rows; ++r) {
@@ -224,6 +256,10 @@ void validate(const Csr& a, const char* what) {
                  a.nnz(), " indices");
   STRATA_REQUIRE(a.values.empty() || a.values.size() == a.indices.size(), what, ": ",
                  a.values.size(), " values for ", a.indices.size(), " indices");
+  STRATA_REQUIRE(a.row_scale.empty() || a.row_scale.size() == static_cast<std::size_t>(a.rows),
+                 what, ": ", a.row_scale.size(), " row scales for ", a.rows, " rows");
+  STRATA_REQUIRE(a.col_scale.empty() || a.col_scale.size() == static_cast<std::size_t>(a.cols),
+                 what, ": ", a.col_scale.size(), " column scales for ", a.cols, " columns");
   for (EdgeOffset k = 0; k < a.nnz(); ++k)
     STRATA_REQUIRE(a.indices[k] >= 0 && a.indices[k] < a.cols, what, ": column ", a.indices[k],
                    " at entry ", k, " outside [0, ", a.cols, ")");

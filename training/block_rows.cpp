@@ -204,8 +204,7 @@ void BlockRows::settle() {
 // Rows [b.begin, b.end) of a: where they lie on a host backend, else a copy of its own.
 std::unique_ptr<kernels::SparseMatrix> BlockRows::rows_of(const Csr& a, const Block& b) const {
   if (!backend_.host_memory()) return backend_.sparse(row_block_copy(a, b).view());
-  return backend_.sparse_view({b.size(), a.cols, a.offsets.data() + b.begin, a.indices.data(),
-                               a.values.empty() ? nullptr : a.values.data()});
+  return backend_.sparse_view(rows_view(a, b.begin, b.end));
 }
 
 // Â[:, owned] of an undirected graph is symmetric (its rows are in interior-first order,

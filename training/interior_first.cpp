@@ -62,6 +62,10 @@ Csr renumber_owned(const Csr& a, std::span<const GlobalId> old_of,
     }
     p.offsets.push_back(p.nnz());
   }
+  p.row_scale = a.row_scale;
+  if (!p.row_scale.empty()) permute_owned(p.row_scale, old_of);
+  p.col_scale = a.col_scale;
+  if (!p.col_scale.empty()) permute_owned(p.col_scale, old_of);
   return p;
 }
 

@@ -76,10 +76,13 @@ bool is_identity(std::span<const GlobalId> order) {
 }
 
 Csr propagation_matrix(const Csr& adjacency, std::span<const float> degree_plus_one,
-                       Propagation propagation) {
+                       Propagation propagation, bool factored) {
   switch (propagation) {
-    case Propagation::kGcn:
-      return gcn_normalize(adjacency, degree_plus_one);
+    case Propagation::kGcn: {
+      Csr a_hat = gcn_normalize(adjacency, degree_plus_one);
+      if (!factored) store_values(a_hat);
+      return a_hat;
+    }
     case Propagation::kMean:
       return mean_normalize(adjacency, degree_plus_one);
     case Propagation::kSum:
@@ -90,7 +93,7 @@ Csr propagation_matrix(const Csr& adjacency, std::span<const float> degree_plus_
 }
 
 RowLayout whole_graph_layout(const Csr& adjacency, std::span<const std::int32_t> chunk_of, int k,
-                             Propagation propagation) {
+                             Propagation propagation, bool factored) {
   STRATA_REQUIRE(k >= 1, "--chunks must be at least 1, got ", k);
   STRATA_REQUIRE(static_cast<LocalId>(chunk_of.size()) == adjacency.rows, chunk_of.size(),
                  " chunk ids for ", adjacency.rows, " vertices");
@@ -98,7 +101,7 @@ RowLayout whole_graph_layout(const Csr& adjacency, std::span<const std::int32_t>
   RowLayout l;
   l.order = part_chunk_order(one_part, chunk_of, k);
   l.owned = adjacency.rows;
-  l.a_hat = propagation_matrix(adjacency, degrees_plus_one(adjacency), propagation);
+  l.a_hat = propagation_matrix(adjacency, degrees_plus_one(adjacency), propagation, factored);
   if (!is_identity(l.order)) l.a_hat = permute_symmetric(l.a_hat, l.order);
   std::vector<std::int32_t> local_chunk(chunk_of.size());
   for (std::size_t i = 0; i < l.order.size(); ++i) local_chunk[i] = chunk_of[l.order[i]];
@@ -111,13 +114,13 @@ RowLayout whole_graph_layout(const Csr& adjacency, std::span<const std::int32_t>
 
 RowLayout part_layout(const Csr& adjacency, std::span<const std::int32_t> part_of, int parts,
                       int part, std::span<const std::int32_t> chunk_of, int k,
-                      Propagation propagation) {
+                      Propagation propagation, bool factored) {
   const auto n = static_cast<std::size_t>(adjacency.rows);
   STRATA_REQUIRE(part_of.size() == n && chunk_of.size() == n, "row layout: ", part_of.size(),
                  " part ids and ", chunk_of.size(), " chunk ids for ", n, " vertices");
   const std::vector<GlobalId> order = part_chunk_order(part_of, chunk_of, k);
   const Csr a_hat = permute_symmetric(
-      propagation_matrix(adjacency, degrees_plus_one(adjacency), propagation), order);
+      propagation_matrix(adjacency, degrees_plus_one(adjacency), propagation, factored), order);
   std::vector<std::int32_t> permuted_parts(n);
   for (std::size_t i = 0; i < n; ++i) permuted_parts[i] = part_of[order[i]];
   LocalGraph local = build_local_graph(a_hat, permuted_parts, part);
@@ -138,13 +141,13 @@ RowLayout part_layout(const Csr& adjacency, std::span<const std::int32_t> part_o
   return l;
 }
 
-RowLayout shard_layout(const LocalGraph& graph, int parts, Propagation propagation) {
+RowLayout shard_layout(const LocalGraph& graph, int parts, Propagation propagation, bool factored) {
   RowLayout l;
   l.order = graph.local_to_global;
   l.owned = graph.owned;
   l.halo = graph.halo;
   l.parts = parts;
-  l.a_hat = propagation_matrix(graph.adjacency, graph.degree_plus_one, propagation);
+  l.a_hat = propagation_matrix(graph.adjacency, graph.degree_plus_one, propagation, factored);
   l.chunks = {{0, graph.owned, 0}};
   l.whole_plan = graph.plan;
   l.chunk_plans = {graph.plan};
@@ -160,6 +163,9 @@ Csr row_block_copy(const Csr& a, const Block& b) {
   for (LocalId r = b.begin; r <= b.end; ++r) c.offsets.push_back(a.offsets[r] - first);
   c.indices.assign(a.indices.begin() + first, a.indices.begin() + last);
   if (!a.values.empty()) c.values.assign(a.values.begin() + first, a.values.begin() + last);
+  if (!a.row_scale.empty())
+    c.row_scale.assign(a.row_scale.begin() + b.begin, a.row_scale.begin() + b.end);
+  c.col_scale = a.col_scale;
   return c;
 }
 
@@ -168,6 +174,9 @@ Csr column_range(const Csr& a, LocalId begin, LocalId end) {
   c.rows = a.rows;
   c.cols = end - begin;
   c.offsets.assign(1, 0);
+  c.row_scale = a.row_scale;
+  if (!a.col_scale.empty())
+    c.col_scale.assign(a.col_scale.begin() + begin, a.col_scale.begin() + end);
   for (LocalId r = 0; r < a.rows; ++r) {
     for (EdgeOffset e = a.offsets[r]; e < a.offsets[r + 1]; ++e) {
       if (a.indices[e] < begin || a.indices[e] >= end) continue;
@@ -179,6 +188,27 @@ Csr column_range(const Csr& a, LocalId begin, LocalId end) {
   return c;
 }
 
+namespace {
+
+// scale, or cols ones where it is empty.
+std::vector<float> scale_or_ones(const std::vector<float>& scale, LocalId cols) {
+  return scale.empty() ? std::vector<float>(static_cast<std::size_t>(cols), 1.0f) : scale;
+}
+
+// The scales of [left | right], or false where its entries need values of their own.
+bool join_scales(const Csr& left, const Csr& right, Csr& c) {
+  if (!left.values.empty() || !right.values.empty() || left.row_scale != right.row_scale)
+    return false;
+  c.row_scale = left.row_scale;
+  if (left.col_scale.empty() && right.col_scale.empty()) return true;
+  c.col_scale = scale_or_ones(left.col_scale, left.cols);
+  const std::vector<float> tail = scale_or_ones(right.col_scale, right.cols);
+  c.col_scale.insert(c.col_scale.end(), tail.begin(), tail.end());
+  return true;
+}
+
+}  // namespace
+
 Csr join_columns(const Csr& left, const Csr& right) {
   STRATA_CHECK(left.rows == right.rows, "join_columns of ", left.rows, " and ", right.rows,
                " rows");
@@ -186,13 +216,13 @@ Csr join_columns(const Csr& left, const Csr& right) {
   c.rows = left.rows;
   c.cols = left.cols + right.cols;
   c.offsets.assign(1, 0);
-  const bool values = !left.values.empty() || !right.values.empty();  // (none: every one 1)
+  const bool values = !join_scales(left, right, c);
   for (LocalId r = 0; r < c.rows; ++r) {
     for (const Csr* side : {&left, &right}) {
       const LocalId shift = side == &left ? 0 : left.cols;
       for (EdgeOffset e = side->offsets[r]; e < side->offsets[r + 1]; ++e) {
         c.indices.push_back(side->indices[e] + shift);
-        if (values) c.values.push_back(side->values.empty() ? 1.0f : side->values[e]);
+        if (values) c.values.push_back(side->value(r, e));
       }
     }
     c.offsets.push_back(c.nnz());
@@ -208,11 +238,15 @@ Csr transposed_block(const Csr& a, const Block& b, std::vector<LocalId>& touched
   block.rows = b.size();
   block.cols = static_cast<LocalId>(touched.size());
   block.offsets.assign(1, 0);
+  if (!a.row_scale.empty())
+    block.row_scale.assign(a.row_scale.begin() + b.begin, a.row_scale.begin() + b.end);
+  if (!a.col_scale.empty())
+    for (LocalId c : touched) block.col_scale.push_back(a.col_scale[static_cast<std::size_t>(c)]);
   for (LocalId r = b.begin; r < b.end; ++r) {
     for (EdgeOffset e = a.offsets[r]; e < a.offsets[r + 1]; ++e) {
       const auto it = std::lower_bound(touched.begin(), touched.end(), a.indices[e]);
       block.indices.push_back(static_cast<LocalId>(it - touched.begin()));
-      block.values.push_back(a.values[e]);
+      if (!a.values.empty()) block.values.push_back(a.values[e]);
     }
     block.offsets.push_back(block.nnz());
   }

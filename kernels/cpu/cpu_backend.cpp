@@ -28,6 +28,8 @@ Csr owned_copy(CsrView a) {
   c.offsets.assign(a.offsets, a.offsets + a.rows + 1);
   c.indices.assign(a.indices, a.indices + nnz);
   if (a.values != nullptr) c.values.assign(a.values, a.values + nnz);
+  if (a.row_scale != nullptr) c.row_scale.assign(a.row_scale, a.row_scale + a.rows);
+  if (a.col_scale != nullptr) c.col_scale.assign(a.col_scale, a.col_scale + a.cols);
   return c;
 }
 

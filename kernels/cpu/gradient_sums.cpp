@@ -47,7 +47,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void accumulate_row
       const char* ahead = reinterpret_cast<const char*>(x.row(a.indices[e + kPrefetchDistance]));
       for (std::int64_t b = 0; b < w * 4; b += 64) __builtin_prefetch(ahead + b);
     }
-    const double v = a.values ? a.values[e] : 1.0;
+    const double v = a.value(r, e);
     const float* src = x.row(a.indices[e]);
     for (std::int64_t c = 0; c < w; ++c) out[c] += v * static_cast<double>(src[c]);
   }

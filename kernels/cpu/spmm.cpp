@@ -48,25 +48,41 @@ constexpr int kPartsPerThread = 8;  // nnz-balanced row ranges, taken dynamicall
 STRATA_INLINE void prefetch_row(CsrView a, ConstMatrixView x, EdgeOffset e, std::int64_t c0,
                                 std::int64_t len) {
   const EdgeOffset ahead = std::min(e + kPrefetchDistance, a.offsets[a.rows] - 1);
-  const char* p = reinterpret_cast<const char*>(x.row(a.indices[ahead]) + c0);
+  const LocalId col = a.indices[ahead];
+  const char* p = reinterpret_cast<const char*>(x.row(col) + c0);
   for (std::int64_t b = 0; b < len * 4; b += 64) __builtin_prefetch(p + b);
+  if (a.col_scale != nullptr && c0 == 0) __builtin_prefetch(a.col_scale + col);
 }
 
-// Columns [c0, c0 + K · lanes) of row r.
-template <typename Isa, int K>
+// Columns [c0, c0 + K · lanes) of row r, entry e valued value(e).
+template <typename Isa, int K, typename Value>
 STRATA_INLINE void row_tile(CsrView a, ConstMatrixView x, LocalId r, std::int64_t c0, float* out,
-                            float beta) {
+                            float beta, Value value) {
   auto* tile = reinterpret_cast<typename Isa::U*>(out);
   typename Isa::V acc[K] = {};
   if (beta != 0.0f)
     for (int k = 0; k < K; ++k) acc[k] = beta * tile[k];
   for (EdgeOffset e = a.offsets[r]; e < a.offsets[r + 1]; ++e) {
     prefetch_row(a, x, e, c0, K * kLanes<Isa>);
-    const float value = a.values ? a.values[e] : 1.0f;
+    const float v = value(e);
     const auto* src = reinterpret_cast<const typename Isa::U*>(x.row(a.indices[e]) + c0);
-    for (int k = 0; k < K; ++k) acc[k] += value * src[k];
+    for (int k = 0; k < K; ++k) acc[k] += v * src[k];
   }
   for (int k = 0; k < K; ++k) tile[k] = acc[k];
+}
+
+// The same with a's values stored, factored (row_scale[r] · col_scale[c], as CsrView::value
+// forms them) or a row's own: one loop for each, without a test an entry.
+template <typename Isa, int K>
+STRATA_INLINE void row_tile(CsrView a, ConstMatrixView x, LocalId r, std::int64_t c0, float* out,
+                            float beta) {
+  if (a.values != nullptr)
+    return row_tile<Isa, K>(a, x, r, c0, out, beta, [&](EdgeOffset e) { return a.values[e]; });
+  const float row = a.row_scale != nullptr ? a.row_scale[r] : 1.0f;
+  if (a.col_scale == nullptr)
+    return row_tile<Isa, K>(a, x, r, c0, out, beta, [&](EdgeOffset) { return row; });
+  row_tile<Isa, K>(a, x, r, c0, out, beta,
+                   [&](EdgeOffset e) { return row * a.col_scale[a.indices[e]]; });
 }
 
 // Columns [c0, c0 + len), len < 16 (one vector of the widest ISA).
@@ -75,7 +91,7 @@ STRATA_INLINE void row_tail(CsrView a, ConstMatrixView x, LocalId r, std::int64_
   float acc[16];
   for (std::int64_t c = 0; c < len; ++c) acc[c] = beta == 0.0f ? 0.0f : beta * out[c];
   for (EdgeOffset e = a.offsets[r]; e < a.offsets[r + 1]; ++e) {
-    const float value = a.values ? a.values[e] : 1.0f;
+    const float value = a.value(r, e);
     const float* src = x.row(a.indices[e]) + c0;
     for (std::int64_t c = 0; c < len; ++c) acc[c] += value * src[c];
   }

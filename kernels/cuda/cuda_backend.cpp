@@ -35,11 +35,11 @@ cudaStream_t stream_of(const gpu::Context& context) {
   return static_cast<cudaStream_t>(context.stream());
 }
 
-// Â's values are always stored; a pattern-only view gets explicit ones.
-CsrView with_values(CsrView a, std::vector<float>& ones) {
+// cuSPARSE multiplies stored values: a pattern-only or factored view gets them explicitly.
+CsrView with_values(CsrView a, std::vector<float>& stored) {
   if (a.values != nullptr) return a;
-  ones.assign(static_cast<std::size_t>(a.nnz()), 1.0f);
-  a.values = ones.data();
+  stored = entry_values(a);
+  a.values = stored.data() - a.offsets[0];
   return a;
 }
 
@@ -49,7 +49,9 @@ class CudaSparse : public SparseMatrix {
              bool deterministic)
       : libraries_(libraries),
         deterministic_(deterministic),
-        csr_(with_values(a, ones_), context) {}
+        csr_(with_values(a, stored_values_), context) {
+    stored_values_ = {};  // on the device now
+  }
   LocalId rows() const override { return csr_.rows(); }
   LocalId cols() const override { return csr_.cols(); }
   void multiply(ConstMatrixView x, MatrixView y, float beta) override {
@@ -65,7 +67,7 @@ class CudaSparse : public SparseMatrix {
  private:
   const gpu::Libraries& libraries_;
   bool deterministic_;
-  std::vector<float> ones_;
+  std::vector<float> stored_values_;
   gpu::DeviceCsr csr_;
   cuda::PlansByWidth<gpu::SpmmPlan> plans_;
 };

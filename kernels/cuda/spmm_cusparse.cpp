@@ -38,8 +38,7 @@ bool rows_sorted(CsrView a) {
 
 SortedRows sorted_rows(CsrView a) {
   SortedRows out{std::vector<LocalId>(a.indices, a.indices + a.nnz()), {}};
-  out.values.resize(out.indices.size(), 1.0f);
-  if (a.values != nullptr) out.values.assign(a.values, a.values + a.nnz());
+  out.values = entry_values(a);
   std::vector<std::pair<LocalId, float>> row;
   for (LocalId r = 0; r < a.rows; ++r) {
     const auto first = static_cast<std::size_t>(a.offsets[r]);

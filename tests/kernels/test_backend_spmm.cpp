@@ -49,6 +49,22 @@ TEST_CASE("CPU backend: sparse_view multiplies the caller's CSR in place, a row 
   run(*view, viewed);
   run(*backend->sparse(a.view()), copied);
   CHECK(viewed == copied);
+  // Factored (a scale a row and a column): a copy keeps the scales, a row block's view
+  // starts its row scales at its first row; both multiply the values stored would.
+  a.values.clear();
+  a.row_scale = test::random_scales(a.rows, 6);
+  a.col_scale = test::random_scales(a.cols, 7);
+  own.values = entry_values(rows_view(a, 10, 30));
+  run(*backend->sparse_view(rows_view(a, 10, 30)), viewed);
+  run(*backend->sparse(own.view()), copied);
+  CHECK(viewed == copied);
+  own.values = entry_values(a.view());
+  own.offsets = a.offsets;
+  own.indices = a.indices;
+  own.rows = a.rows;
+  run(*backend->sparse(a.view()), viewed);
+  run(*backend->sparse(own.view()), copied);
+  CHECK(viewed == copied);
 }
 
 TEST_CASE("a plan whose construction throws leaves no entry; the next call makes it") {

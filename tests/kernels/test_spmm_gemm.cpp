@@ -26,7 +26,7 @@ Matrix spmm_reference(const Csr& a, ConstMatrixView x, ConstMatrixView y, float 
     for (std::int64_t c = 0; c < x.cols; ++c) {
       double sum = beta == 0.0f ? 0.0 : double{beta} * y.at(r, c);
       for (EdgeOffset e = a.offsets[r]; e < a.offsets[r + 1]; ++e)
-        sum += (a.values.empty() ? 1.0 : double{a.values[e]}) * x.at(a.indices[e], c);
+        sum += double{a.value(r, e)} * x.at(a.indices[e], c);
       expected.at(r, c) = static_cast<float>(sum);
     }
   }
@@ -61,6 +61,37 @@ TEST_CASE("spmm matches a naive reference", "[kernels][spmm]") {
     }
     a.values.clear();  // unweighted: every entry is 1
     for (const std::int64_t w : {std::int64_t{3}, std::int64_t{33}}) check_spmm(a, w, 1.0f);
+    a.row_scale = test::random_scales(rows, 1);  // factored: row_scale[r] · col_scale[c]
+    a.col_scale = test::random_scales(cols, 2);
+    for (const std::int64_t w : {std::int64_t{3}, std::int64_t{33}}) check_spmm(a, w, 0.5f);
+    a.col_scale.clear();  // a scale a row (a mean)
+    for (const std::int64_t w : {std::int64_t{3}, std::int64_t{33}}) check_spmm(a, w, 0.5f);
+  }
+  unsetenv("STRATA_SPMM_ISA");
+}
+
+// A factored matrix's entries are formed as row_scale[r] · col_scale[c], one rounding: the
+// product is the same bits as that product stored as a value, and so are the sums.
+TEST_CASE("spmm of a factored matrix is bit for bit that of its values stored", "[kernels][spmm]") {
+  const std::string isa = GENERATE("sse2", "avx2", "avx512");
+  setenv("STRATA_SPMM_ISA", isa.c_str(), 1);
+  Csr factored = test::random_csr(301, 257, 0.05f, 3);
+  factored.values.clear();
+  factored.row_scale = test::random_scales(factored.rows, 4);
+  factored.col_scale = test::random_scales(factored.cols, 5);
+  Csr stored = factored;
+  stored.values = entry_values(factored.view());
+  stored.row_scale.clear();
+  stored.col_scale.clear();
+  for (const std::int64_t w : {5, 16, 64, 100}) {
+    INFO(isa << " width " << w);
+    std::vector<float> xs, ys, zs;
+    const MatrixView x = test::random_view(xs, factored.cols, w, 3, 1);
+    const MatrixView y = test::random_view(ys, factored.rows, w, 1, 2);
+    const MatrixView z = test::random_view(zs, factored.rows, w, 1, 2);
+    kernels::spmm(factored.view(), x, y, 0.5f);
+    kernels::spmm(stored.view(), x, z, 0.5f);
+    REQUIRE(ys == zs);
   }
   unsetenv("STRATA_SPMM_ISA");
 }

@@ -1,8 +1,8 @@
 // Random test inputs: sparse matrices and strided dense views.
 #pragma once
+#include "strata/core/matrix.h"
 #include "strata/core/random.h"
 #include "strata/graph/csr.h"
-#include "strata/core/matrix.h"
 
 namespace strata::test {
 
@@ -20,6 +20,14 @@ inline Csr random_csr(LocalId rows, LocalId cols, float density, std::uint64_t s
     a.offsets.push_back(static_cast<EdgeOffset>(a.indices.size()));
   }
   return a;
+}
+
+// n scales in (0.1, 1.1]: a factored matrix's row or column scales (Csr::row_scale).
+inline std::vector<float> random_scales(LocalId n, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<float> out(static_cast<std::size_t>(n));
+  for (float& v : out) v = 1.1f - rng.uniform();
+  return out;
 }
 
 // A rows x cols view with stride cols + pad inside `storage`, filled with random values.

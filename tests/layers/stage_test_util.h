@@ -53,7 +53,7 @@ class HandGraph : public BlockGraph {
     for (LocalId r = b.begin; r < b.end; ++r)
       for (EdgeOffset e = a_.offsets[r]; e < a_.offsets[r + 1]; ++e)
         for (std::int64_t c = 0; c < g.cols; ++c)
-          g.at(a_.indices[e], c) += a_.values[e] * grad.at(r - b.begin, c);
+          g.at(a_.indices[e], c) += a_.value(r, e) * grad.at(r - b.begin, c);
   }
   void transpose_multiply(const Block& b, ConstMatrixView grad, MatrixView out) override {
     kernels::zero(out);
@@ -71,12 +71,7 @@ class HandGraph : public BlockGraph {
   std::int64_t entry_count() const override { return a_.nnz(); }
 
  private:
-  CsrView row_block(const Block& b) const {
-    CsrView v = a_.view();
-    v.rows = b.size();
-    v.offsets += b.begin;
-    return v;
-  }
+  CsrView row_block(const Block& b) const { return rows_view(a_, b.begin, b.end); }
   Csr a_;
   std::vector<GlobalId> ids_;
   bool chunked_;

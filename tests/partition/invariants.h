@@ -30,7 +30,7 @@ inline void add_entries(const Csr& m, const std::vector<GlobalId>& row_ids,
                         const std::vector<GlobalId>& col_ids, Entries& out) {
   for (LocalId r = 0; r < m.rows; ++r)
     for (EdgeOffset e = m.offsets[r]; e < m.offsets[r + 1]; ++e)
-      out[{row_ids[r], col_ids[m.indices[e]]}] = m.values[e];
+      out[{row_ids[r], col_ids[m.indices[e]]}] = m.value(r, e);
 }
 
 // Every vertex owned once; halos are exactly the remote neighbours; what p sends q is what

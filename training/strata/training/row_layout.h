@@ -39,19 +39,23 @@ struct RowLayout {
 };
 
 // The propagation matrix of adjacency's rows (owned-first numbering: row r is column r),
-// normalised with degree_plus_one[c], column c's global degree plus one.
+// normalised with degree_plus_one[c], column c's global degree plus one. GCN's keeps a value
+// an entry unless factored (then its row and column scales, Csr::row_scale); GraphSAGE's
+// mean keeps a scale a row, GIN's sum none (neither costs time).
 Csr propagation_matrix(const Csr& adjacency, std::span<const float> degree_plus_one,
-                       Propagation propagation);
+                       Propagation propagation, bool factored = false);
 
 // Every vertex, chunk by chunk: chunk_of[v] in [0, k); an empty chunk is an input error.
+// factored: as propagation_matrix takes it, for every layout.
 RowLayout whole_graph_layout(const Csr& adjacency, std::span<const std::int32_t> chunk_of, int k,
-                             Propagation propagation);
+                             Propagation propagation, bool factored = false);
 // The vertices of part `part` of part_of (in [0, parts)), chunk by chunk.
 RowLayout part_layout(const Csr& adjacency, std::span<const std::int32_t> part_of, int parts,
                       int part, std::span<const std::int32_t> chunk_of, int k,
-                      Propagation propagation);
+                      Propagation propagation, bool factored = false);
 // A graph-mode shard's rows (already numbered owned first), as one chunk.
-RowLayout shard_layout(const LocalGraph& graph, int parts, Propagation propagation);
+RowLayout shard_layout(const LocalGraph& graph, int parts, Propagation propagation,
+                       bool factored = false);
 
 // Renumbers the owned rows of a one-chunk layout with a halo so that the interior ones come
 // first (each group keeps its order); halo columns keep their ids and every row of Â keeps
