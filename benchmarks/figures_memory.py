@@ -167,3 +167,33 @@ def fig_memory__graph_fennel():
             f"from them, {float(run['peak_mb_max']):,.0f} MB on the fuller rank, epochs of "
             f"{f(run['epoch_s'], 1)} s against {f(metis['epoch_s'], 1)} s from METIS's "
             f"(source: {table('memory_graph.csv').source()})")
+
+
+def fig_memory__adjacency_source():
+    return table("memory_adjacency.csv").source()
+
+
+def adjacency_cell(r):
+    return (f"{float(r['peak_mb_max']):,.0f} MB ({int(r['bytes_per_vertex']):,}), "
+            f"{f(r['epoch_s'], 3)} s")
+
+
+def fig_memory__adjacency():
+    """Â stored against formed from its degrees, run for run: the fullest rank's peak (bytes
+    a vertex over all ranks) and epoch time each way, and what the degrees save and cost."""
+    t = table("memory_adjacency.csv")
+    out = []
+    for r in t.where(section="adjacency"):
+        if r["variant"] not in ("default", "recompute"):
+            continue
+        pair = "degrees" if r["variant"] == "default" else "recompute-degrees"
+        d = t.one(section="adjacency", graph=r["graph"], mode=r["mode"], P=r["P"], variant=pair)
+        saved = 1 - float(d["bytes_per_vertex"]) / float(r["bytes_per_vertex"])
+        slower = float(d["epoch_s"]) / float(r["epoch_s"])
+        name = "hybrid 2x2" if r["mode"] == "hybrid" else r["mode"]
+        out.append([graph_name(r["graph"]), name, r["P"], FLAGS[r["variant"]].strip() or "",
+                    adjacency_cell(r), adjacency_cell(d), pct(saved, 1), f"{slower:.2f}x",
+                    ratio(d)])
+    return markdown(["graph", "mode", "P", "also", "Â stored: fullest rank (bytes per vertex), epoch",
+                     "--adjacency degrees", "memory saved", "epoch time", "measured / estimate"],
+                    out)

@@ -9,6 +9,10 @@
 #   sbm      benchmarks/end_to_end.sh's graphs and layouts (SBM, avg degree 10, 4-layer GCN,
 #            hidden 64, one thread per rank, 4 chunks): before, after, after with --storage
 #            bf16 (3 epochs)
+#   adjacency  GCN's Â with its values stored (default) against formed from its degrees
+#            (--adjacency degrees), the same weights bit for bit: R-MAT graphs as in rmat
+#            (the largest also with --recompute, each way), and the first SBM graph in
+#            sbm's layouts (3 epochs)
 #   recompute  coauthor_physics, 4-layer GCN (layers 1-2 aggregate first, so that there
 #            is something to recompute or store), 5 seeds, 200 epochs: accuracy and epoch
 #            time by default, with --recompute and with --storage bf16
@@ -19,9 +23,10 @@
 # build's strata, e.g. a wrapper that sets its library path; without it the "before" rows
 # are left out), STRATA_RMAT_SIZES (default "1000000 2000000 10000000"; before runs stop at
 # 2M), STRATA_SBM_SIZES (default "1000000 4000000"), STRATA_WORK (caches, /tmp/strata-memory),
-# STRATA_MEMORY_ONLY=graph (the rmat-graph section alone), sbm (the sbm section alone) or
-# rest (every section but rmat-graph). The rmat-graph rows go to memory_graph.csv, the sbm
-# rows to memory_sbm.csv, the others to memory.csv.
+# STRATA_MEMORY_ONLY=graph (the rmat-graph section alone), sbm (the sbm section alone),
+# adjacency (the adjacency section alone) or rest (every section but rmat-graph and
+# adjacency). The rmat-graph rows go to memory_graph.csv, the sbm rows to memory_sbm.csv,
+# the adjacency rows to memory_adjacency.csv, the others to memory.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/machine.sh
@@ -41,14 +46,15 @@ limit=${STRATA_MEMORY_LIMIT:-$(($(awk '/^MemTotal/ {print $2}' /proc/meminfo) * 
 csv=$results/memory.csv
 header="# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ)${STRATA_BEFORE:+; before: $STRATA_BEFORE}
 section,graph,vertices,mode,P,build,variant,seed,peak_mb_max,peak_mb_sum,estimate_mb_max,bytes_per_vertex,epoch_s,test_acc,skipped"
-[[ ${STRATA_MEMORY_ONLY:-} == graph || ${STRATA_MEMORY_ONLY:-} == sbm ]] || echo "$header" >"$csv"
+[[ ${STRATA_MEMORY_ONLY:-} =~ ^(graph|sbm|adjacency)$ ]] || echo "$header" >"$csv"
 log() { echo "[$(date -u +%T)] $*" >&2; }
 builds=("after|$PWD/$strata")
 [[ -z ${STRATA_BEFORE:-} ]] || builds=("before|$STRATA_BEFORE" "${builds[@]}")
 declare -A per_vertex=()  # "section mode P build options" -> summed peak bytes per vertex
 
 # section graph vertices mode P build binary seed variant train-options... : one run, one
-# CSV row; variant is "default", "recompute" (adds --recompute) or "bf16" (--storage bf16).
+# CSV row; variant is "default", "recompute" (adds --recompute), "bf16" (--storage bf16),
+# "degrees" (--adjacency degrees) or "recompute-degrees" (both).
 run() {
   local section=$1 graph=$2 n=$3 mode=$4 p=$5 build=$6 bin=$7 seed=$8 variant=$9
   shift 9
@@ -57,6 +63,8 @@ run() {
   case $variant in
     recompute) extra=(--recompute) ;;
     bf16) extra=(--storage bf16) ;;
+    degrees) extra=(--adjacency degrees) ;;
+    recompute-degrees) extra=(--recompute --adjacency degrees) ;;
   esac
   local need
   need=$(awk -v b="${per_vertex[$key]:-0}" -v n="$n" 'BEGIN {printf "%.0f", b * n}')
@@ -123,6 +131,40 @@ sbm_layouts() {
     rm -f "$work/$name.strata"
   done
 }
+# Â stored against formed from its degrees, into memory_adjacency.csv (run() appends to
+# $csv): R-MAT in one process on 2 threads, SBM's first graph in every layout on 1.
+adjacency_variants() {
+  local csv=$results/memory_adjacency.csv n name p variant data
+  echo "$header" >"$csv"
+  export OMP_NUM_THREADS=2
+  for n in "${rmat_sizes[@]}"; do
+    local variants=(default degrees)
+    [[ $n == "${rmat_sizes[-1]}" ]] && variants+=(recompute recompute-degrees)
+    for variant in "${variants[@]}"; do
+      run adjacency "rmat$((n / 1000))k" "$n" local 1 after "$PWD/$strata" 0 "$variant" \
+        --dataset rmat --nodes "$n" --avg-degree 20 --features 64 --classes 8 --hidden 64 \
+        --layers 2 --epochs 3
+    done
+  done
+  export OMP_NUM_THREADS=1
+  n=${sbm_sizes[0]} name=sbm$((${sbm_sizes[0]} / 1000))k
+  "$PWD/$strata" convert --dataset synthetic --nodes "$n" --avg-degree 10 --features 64 \
+    --classes 8 --feature-signal 0.3 --out "$work/$name.strata" >/dev/null
+  data=(--dataset "$work/$name.strata" --binarize --row-normalize 0 --layers 4 --hidden 64
+    --epochs 3)
+  for variant in default degrees; do
+    run adjacency "$name" "$n" local 1 after "$PWD/$strata" 0 "$variant" "${data[@]}"
+    run adjacency "$name" "$n" graph 2 after "$PWD/$strata" 0 "$variant" "${data[@]}"
+    run adjacency "$name" "$n" pipeline 4 after "$PWD/$strata" 0 "$variant" "${data[@]}"
+    run adjacency "$name" "$n" hybrid 4 after "$PWD/$strata" 0 "$variant" "${data[@]}" --parts 2
+  done
+  rm -f "$work/$name.strata"
+}
+if [[ ${STRATA_MEMORY_ONLY:-} == adjacency ]]; then  # this section alone
+  adjacency_variants
+  log "wrote $results/memory_adjacency.csv"
+  exit
+fi
 if [[ ${STRATA_MEMORY_ONLY:-} == graph ]]; then  # this section alone
   graph_rmat
   log "wrote $results/memory_graph.csv"
@@ -164,6 +206,7 @@ done
 
 export OMP_NUM_THREADS=2
 [[ ${STRATA_MEMORY_ONLY:-} == rest ]] || graph_rmat
+[[ ${STRATA_MEMORY_ONLY:-} == rest ]] || adjacency_variants
 
 sbm_layouts
 

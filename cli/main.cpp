@@ -92,6 +92,10 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
   cmd->add_option("--storage", a.config.memory.storage,
                   "gcn, sage: keep each aggregation for the backward as fp32 | bf16 (half the "
                   "bytes; the forward multiplies the rounded rows)");
+  cmd->add_option("--adjacency", a.config.memory.adjacency,
+                  "gcn, gcnii: keep Â's values (values) or form each from its row's and column's "
+                  "degree as it is multiplied (degrees: 4 bytes an entry less, sparse products "
+                  "slower, the same results)");
   cmd->add_option("--compress", a.config.compress.forward,
                   "graph, pipeline, hybrid: halo and stage rows travel as none | bf16 | int8");
   cmd->add_option("--compress-backward", a.config.compress.backward,
@@ -169,6 +173,8 @@ void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
                 "the memory estimate with aggregations recomputed (as `strata train --recompute`)");
   cmd->add_option("--storage", r.memory.storage,
                   "the memory estimate with aggregations kept as fp32 | bf16 (as `strata train`)");
+  cmd->add_option("--adjacency", r.memory.adjacency,
+                  "the memory estimate with Â as values | degrees (as `strata train`)");
   cmd->add_flag("--json", a.json, "print exact byte counts as JSON");
 }
 

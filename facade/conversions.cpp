@@ -43,10 +43,17 @@ TrainConfig to_train_config(const Config& c) {
   t.overlap = c.halo.overlap;
   t.recompute = c.memory.recompute;
   t.storage = parse_storage(c.memory.storage);
+  t.factored_adjacency = parse_adjacency_values(c.memory.adjacency);
   t.compress = to_row_codecs(c.compress);
   t.checkpoint = {c.checkpoint.dir, c.checkpoint.every, c.checkpoint.resume, c.checkpoint.keep,
                   c.checkpoint.on_event};
   return t;
+}
+
+bool parse_adjacency_values(std::string_view name) {
+  if (name == "values") return false;
+  if (name == "degrees") return true;
+  throw_input_error("--adjacency must be values or degrees, got '", name, "'");
 }
 
 RowCodec parse_storage(std::string_view name) {

@@ -17,6 +17,8 @@ PipelineOptions to_pipeline_options(const Config::Pipeline& pipeline);
 RowCodecs to_row_codecs(const Config::Compress& compress);
 // --storage: "fp32" (kFloat32) or "bf16" (kBf16).
 RowCodec parse_storage(std::string_view name);
+// "values" or "degrees" (Config::Memory::adjacency): whether GCN's Â is factored.
+bool parse_adjacency_values(std::string_view name);
 ParallelMode to_parallel_mode(Mode mode);
 // The type a device's backend sums weight gradients in: "cpu" double, "cuda" float.
 DType gradient_type_on(const std::string& device);

@@ -34,6 +34,7 @@ TrainConfig train_config_of(const CommVolumeRequest& r, int layers) {
   t.compress = to_row_codecs(r.compress);
   t.recompute = r.memory.recompute;
   t.storage = parse_storage(r.memory.storage);
+  t.factored_adjacency = parse_adjacency_values(r.memory.adjacency);
   return t;
 }
 

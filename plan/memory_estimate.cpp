@@ -12,6 +12,13 @@ std::int64_t csr_bytes(std::int64_t rows, std::int64_t nnz, bool values) {
   return (rows + 1) * kOffset + nnz * (kIndex + (values ? kFloat : 0));
 }
 
+// A propagation matrix: its pattern, and a value an entry or at most a scale a row and a
+// column (factored: GCN's with --adjacency degrees, GraphSAGE's mean, GIN's sum).
+std::int64_t propagation_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz,
+                               bool values) {
+  return csr_bytes(rows, nnz, values) + (values ? 0 : (rows + cols) * kFloat);
+}
+
 std::int64_t feature_bytes(const FeatureMatrix& f) {
   if (!f.is_sparse()) return f.rows() * f.cols() * kFloat;
   return csr_bytes(f.rows(), f.nnz(), true);
@@ -40,20 +47,29 @@ std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig
   return bytes * rows / n;
 }
 
-// Â's `rows` rows over `cols` columns (cols = rows but for a hybrid rank's halo) as the
-// layout holds it, and the copies the backend multiplies (block_rows.h). With a halo, the
-// split by columns instead of Â: Â[:, owned], its transpose unless Â is symmetric, and
-// Â[:, halo] (halo_entries of the entries) with its transpose. Otherwise the whole matrix
-// (evaluation) and each chunk's rows are the layout's own, and with one chunk (or
-// chunk_transposes false: a whole backward) its transpose is too where Â is symmetric.
-// With several chunks and a backward chunk by chunk, each chunk's rows' transpose over the
-// columns they touch (at most all its entries and at most all columns). A model that reads
-// the entries one by one (attention) keeps Â whole, unsplit, and per block (every row, and
-// each chunk) its entries by column (BlockEntries).
-std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, int chunks,
-                          bool symmetric, std::int64_t halo_entries, bool per_entry,
+// Â as a rank's layout holds it: its owned rows over its columns (rows = cols but for a
+// halo), entries, those of them in halo columns (-1: no halo), whether it equals its
+// transpose, whether it stores a value an entry (propagation_bytes).
+struct LayoutShape {
+  std::int64_t rows = 0, cols = 0, nnz = 0, halo_entries = -1;
+  bool symmetric = false, values = true;
+};
+
+// Â as the layout holds it, and the copies the backend multiplies (block_rows.h). With a
+// halo, the split by columns instead of Â: Â[:, owned], its transpose unless Â is
+// symmetric, and Â[:, halo] with its transpose. Otherwise the whole matrix (evaluation) and
+// each chunk's rows are the layout's own, and with one chunk (or chunk_transposes false: a
+// whole backward) its transpose is too where Â is symmetric. With several chunks and a
+// backward chunk by chunk, each chunk's rows' transpose over the columns they touch (at most
+// all its entries and at most all columns). A model that reads the entries one by one
+// (attention) keeps Â whole, unsplit, and per block (every row, and each chunk) its entries
+// by column (BlockEntries).
+std::int64_t layout_bytes(const LayoutShape& s, int chunks, bool per_entry,
                           bool chunk_transposes = true) {
-  const std::int64_t a_hat = csr_bytes(rows, nnz, true);
+  const auto matrix = [&](std::int64_t rows, std::int64_t cols, std::int64_t nnz) {
+    return propagation_bytes(rows, cols, nnz, s.values);
+  };
+  const std::int64_t rows = s.rows, cols = s.cols, nnz = s.nnz;
   // Each column's global id (RowLayout::order, which a host backend reads in place), each
   // row's label and masks with their index.
   const std::int64_t ids_and_labels = cols * 8 + rows * (4 + 3);
@@ -61,21 +77,27 @@ std::int64_t layout_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz
     const std::int64_t blocks = chunks == 1 ? 1 : 2;
     const std::int64_t by_column = nnz * (kOffset + kIndex) + rows * kOffset +
                                    std::min(cols * std::int64_t{chunks}, nnz) * (kIndex + kOffset);
-    return a_hat + blocks * by_column + ids_and_labels;
+    return matrix(rows, cols, nnz) + blocks * by_column + ids_and_labels;
   }
   std::int64_t copies = 0;
-  if (chunks > 1 && chunk_transposes) {
+  if (chunks > 1 && chunk_transposes) {  // over the touched columns, a list of them too
     const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * cols, nnz);
-    copies += nnz * (kIndex + kFloat) + touched * (kIndex + kOffset);
+    copies +=
+        nnz * kIndex + touched * (kIndex + kOffset) + (s.values ? nnz : touched + rows) * kFloat;
   }
-  if (halo_entries >= 0) {
-    const std::int64_t inner = csr_bytes(rows, nnz - halo_entries, true);
-    const std::int64_t outer = csr_bytes(rows, halo_entries, true);
-    const std::int64_t outer_t = csr_bytes(cols - rows, halo_entries, true);
-    return inner + (symmetric ? 0 : inner) + outer + outer_t + copies + ids_and_labels;
+  if (s.halo_entries >= 0) {
+    const std::int64_t inner = matrix(rows, rows, nnz - s.halo_entries);
+    const std::int64_t outer = matrix(rows, cols - rows, s.halo_entries);
+    const std::int64_t outer_t = matrix(cols - rows, rows, s.halo_entries);
+    return inner + (s.symmetric ? 0 : inner) + outer + outer_t + copies + ids_and_labels;
   }
-  if ((chunks == 1 || !chunk_transposes) && !symmetric) copies += csr_bytes(cols, nnz, true);
-  return a_hat + copies + ids_and_labels;
+  if ((chunks == 1 || !chunk_transposes) && !s.symmetric) copies += matrix(cols, rows, nnz);
+  return matrix(rows, cols, nnz) + copies + ids_and_labels;
+}
+
+// Whether the model's propagation matrix keeps a value an entry (GCN's, unless factored).
+bool stores_values(const ModelConfig& model, const ChunkPlan& plan) {
+  return model_type(model.kind).propagation() == Propagation::kGcn && !plan.factored_adjacency;
 }
 
 bool reads_entries(const ModelConfig& model) {
@@ -181,8 +203,8 @@ MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& 
   MemoryEstimate e;
   e.dataset = dataset_bytes(data, bounds[stage], n);
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
-  e.layout = layout_bytes(n, n, nnz, plan.chunks, symmetric, -1, reads_entries(model),
-                          !plan.whole_backward);
+  e.layout = layout_bytes({n, n, nnz, -1, symmetric, stores_values(model, plan)}, plan.chunks,
+                          reads_entries(model), !plan.whole_backward);
   if (bounds[stage] == 0)  // several chunks: rows in an order of their own
     e.features = first_stage_feature_bytes(data.features, model, n, plan.chunks == 1);
   add_stage(e, model, bounds, stage, {n, 0, nnz}, plan, false, gradient_type);
@@ -200,13 +222,14 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
-  e.layout = layout_bytes(part.owned, rows, sizes.entries, plan.chunks, symmetric,
-                          part.halo_entries, reads_entries(model), !plan.whole_backward);
+  const bool values = stores_values(model, plan);
+  e.layout = layout_bytes({part.owned, rows, sizes.entries, part.halo_entries, symmetric, values},
+                          plan.chunks, reads_entries(model), !plan.whole_backward);
   if (bounds[stage] == 0)  // the part's rows, a subset
     e.features = first_stage_feature_bytes(data.features, model, part.owned, false);
   add_stage(e, model, bounds, stage, sizes, plan, true, gradient_type);
   // Building the local rows normalizes and permutes the whole Â once, then frees both.
-  e.setup = 2 * csr_bytes(n, data.adjacency.nnz() + n, true);
+  e.setup = 2 * propagation_bytes(n, n, data.adjacency.nnz() + n, values);
   return e;
 }
 
@@ -221,8 +244,9 @@ MemoryEstimate estimate_shard_memory(const Csr& adjacency, const FeatureMatrix& 
               (part.sent + part.halo) * kIndex;
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
-  e.layout = layout_bytes(part.owned, part.owned + part.halo, sizes.entries, 1, self_loops(model),
-                          part.halo_entries, reads_entries(model));
+  e.layout = layout_bytes({part.owned, part.owned + part.halo, sizes.entries, part.halo_entries,
+                           self_loops(model), stores_values(model, plan)},
+                          1, reads_entries(model));
   e.features = first_stage_feature_bytes(features, model, features.rows(), interior_first);
   plan.chunks = 1;
   add_stage(e, model, {0, model.num_layers}, 0, sizes, plan, true, gradient_type);

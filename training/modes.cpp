@@ -19,6 +19,7 @@ ChunkPlan chunk_plan(const PipelineOptions& options, const TrainConfig& config) 
   ChunkPlan plan{options.chunks, options.stale_grad == StaleGrad::kExact, config.compress,
                  config.recompute};
   plan.storage = config.storage;
+  plan.factored_adjacency = config.factored_adjacency;
   return plan;
 }
 
@@ -137,8 +138,11 @@ TrainResult train_one_process(const Dataset& data, const TrainConfig& config,
   const std::unique_ptr<Communicator> solo = make_solo_communicator();
   RankGrid grid(*solo, 1, device.to_data);
   const std::vector<std::int32_t> one_chunk(static_cast<std::size_t>(data.adjacency.rows), 0);
-  RankData rank{
-      whole_graph_layout(data.adjacency, one_chunk, 1, propagation_of(config)), nullptr, {}, {}};
+  RankData rank{whole_graph_layout(data.adjacency, one_chunk, 1, propagation_of(config),
+                                   config.factored_adjacency),
+                nullptr,
+                {},
+                {}};
   rank.labels = stage_labels(data, rank.layout.owned_ids());
   first_stage_features(data.features, rank.layout.owned_ids(), rank);  // the caller's, in place
   const RankSetup setup = setup_for(ParallelMode::kLocal, data.features.cols(), data.num_classes,
@@ -155,7 +159,8 @@ TrainResult train_graph_parallel(Communicator& comm, const Shard& shard, const T
                  comm.rank(), " of ", comm.size(), " was given part ", shard.graph.part, " of ",
                  shard.parts);
   RankGrid grid(comm, comm.size(), device.to_data);
-  RowLayout layout = shard_layout(shard.graph, shard.parts, propagation_of(config));
+  RowLayout layout =
+      shard_layout(shard.graph, shard.parts, propagation_of(config), config.factored_adjacency);
   const std::vector<GlobalId> old_of = interior_first(layout);
   // The shard outlives the run; ordered beforehand (order_interior_first), old_of is the
   // identity and its features are read as they are.
@@ -180,8 +185,9 @@ std::unique_ptr<RankTrainer> pipeline_trainer(RankGrid& grid, const Device& devi
                  "pipeline mode (chunks read history, which is kept), got --chunks ",
                  options.chunks);
   StageBounds bounds = pipeline_stage_bounds(data, config, options, grid.stages());
-  RowLayout layout = whole_graph_layout(data.adjacency, chunks_of(data, config, options),
-                                        options.chunks, propagation_of(config));
+  RowLayout layout =
+      whole_graph_layout(data.adjacency, chunks_of(data, config, options), options.chunks,
+                         propagation_of(config), config.factored_adjacency);
   const RankSetup setup = setup_for(ParallelMode::kPipeline, data.features.cols(), data.num_classes,
                                     config, options, std::move(bounds));
   return trainer_on_dataset(grid, device, data, std::move(layout), setup);
@@ -226,9 +232,9 @@ TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainCon
                  " vertices");
   const StageBounds bounds = pipeline_stage_bounds(data, config, options, stages);
   RankGrid grid(comm, parts, device.to_data);
-  RowLayout layout =
-      part_layout(data.adjacency, part_of, parts, comm.rank() % parts,
-                  chunks_of(data, config, options), options.chunks, propagation_of(config));
+  RowLayout layout = part_layout(data.adjacency, part_of, parts, comm.rank() % parts,
+                                 chunks_of(data, config, options), options.chunks,
+                                 propagation_of(config), config.factored_adjacency);
   RunKey key = pipeline_run_key("hybrid", comm.size(), data, config, options, bounds);
   key.emplace_back("parts", cat(parts));
   key.emplace_back("partitioner", partition_method_name(partition.method));

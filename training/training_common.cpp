@@ -37,6 +37,9 @@ void validate_train_config(const TrainConfig& c) {
                  model_kind_name(c.model));
   STRATA_REQUIRE(c.storage == RowCodec::kFloat32 || conv,
                  "--storage bf16 is for models gcn, sage and gin, not ", model_kind_name(c.model));
+  STRATA_REQUIRE(!c.factored_adjacency || model_type(c.model).propagation() == Propagation::kGcn,
+                 "--adjacency degrees is for models gcn and gcnii (", model_kind_name(c.model),
+                 " keeps no value an entry either way)");
   STRATA_REQUIRE(c.heads >= 1 && c.output_heads >= 1,
                  "--heads and --output-heads must be at least 1, got ", c.heads, " and ",
                  c.output_heads);

@@ -100,6 +100,11 @@ struct Config {
     /// the bytes; the forward multiplies the rounded rows and the weight gradient reads
     /// them, all arithmetic in fp32). GCN and GraphSAGE, every mode.
     std::string storage = "fp32";
+    /// GCN's (and GCNII's) Â = D^-1/2 (A + I) D^-1/2: "values", a value stored an entry,
+    /// or "degrees", each formed from its row's and column's D^-1/2 as it is multiplied
+    /// (4 bytes an entry less, each sparse product slower; the weights are the same bit for
+    /// bit). GraphSAGE's mean and GIN's sum keep no value an entry either way.
+    std::string adjacency = "values";
   } memory;
 
   /// Graph and hybrid mode: the halo exchange of a block of every row.

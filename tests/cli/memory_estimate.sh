@@ -5,8 +5,9 @@
 # hybrid (whole backward, and chunk by chunk) and graph mode (also bf16-stored and
 # recomputed) on 4 ranks), every rank's measured/estimate must lie within BOUNDS. The
 # README quotes 1 to 12% on larger graphs; here a 30% error in the activations moves the
-# ratio of the fullest rank by about 15%. Local mode runs with and without --recompute and
-# with --storage bf16, whose estimates must also be the smaller, and on 2 threads.
+# ratio of the fullest rank by about 15%. Local mode runs with and without --recompute, with
+# --storage bf16 and with --adjacency degrees, whose estimates must also be the smaller, and
+# on 2 threads.
 # Usage: memory_estimate.sh STRATA MPIRUN
 set -euo pipefail
 strata=$1
@@ -28,7 +29,8 @@ print(f"ok   {layout}: measured/estimate {ratios}")
 EOF_PY
 }
 for layout in "--mode pipeline" "--mode pipeline --storage bf16" "--mode pipeline --stale-grad drop" \
-  "--mode hybrid --parts 2" "--mode hybrid --parts 2 --stale-grad drop" "--mode graph" "--mode graph --storage bf16" "--mode graph --recompute"; do
+  "--mode hybrid --parts 2" "--mode hybrid --parts 2 --stale-grad drop" "--mode graph" "--mode graph --storage bf16" "--mode graph --recompute" \
+  "--mode hybrid --parts 2 --adjacency degrees"; do
   # shellcheck disable=SC2086 # the layout is several words
   timeout 240 "$mpirun" -np 4 "$strata" train "${graph[@]}" $layout >"$out" 2>&1 || {
     tail -n 20 "$out"
@@ -38,7 +40,7 @@ for layout in "--mode pipeline" "--mode pipeline --storage bf16" "--mode pipelin
   check "$layout" 4
 done
 estimates=()
-for extra in "" "--recompute" "--storage bf16"; do
+for extra in "" "--recompute" "--storage bf16" "--adjacency degrees"; do
   # shellcheck disable=SC2086 # empty or a flag
   timeout 240 "$strata" train "${graph[@]}" --mode local $extra >"$out" 2>&1 || {
     tail -n 20 "$out"
@@ -50,9 +52,9 @@ for extra in "" "--recompute" "--storage bf16"; do
 done
 python3 -c "
 import sys
-k, r, b = map(float, sys.argv[1:])
-assert r < k and b < k, (k, r, b)
-print(f'ok   estimates: --recompute {r} MB, --storage bf16 {b} MB < {k} MB')" "${estimates[@]}"
+k, r, b, d = map(float, sys.argv[1:])
+assert r < k and b < k and d < k, (k, r, b, d)
+print(f'ok   estimates: --recompute {r} MB, --storage bf16 {b} MB, --adjacency degrees {d} MB < {k} MB')" "${estimates[@]}"
 # Two threads: OpenBLAS's own threads once kept packing buffers that grow with the rows
 # (1.21 here), which a tall product now avoids (kernels/cpu/gemm.cpp).
 OMP_NUM_THREADS=2 timeout 240 "$strata" train "${graph[@]}" --mode local >"$out" 2>&1 || {

@@ -58,6 +58,24 @@ TEST_CASE("bf16 storage counts each kept aggregation at 2 bytes a value, plus a 
   CHECK(both.activations == estimate_pipeline_memory(d, model, {0, 4}, 0, plan).activations);
 }
 
+TEST_CASE("GCN's Â formed from its degrees counts no value an entry, a scale a row and column") {
+  const Dataset d = sparse_dataset(16);
+  const std::int64_t n = d.adjacency.rows, nnz = d.adjacency.nnz() + n;  // a self-loop each
+  ChunkPlan plan{1, false, {}};
+  ModelConfig model = gcn(16);
+  const MemoryEstimate stored = estimate_pipeline_memory(d, model, {0, 4}, 0, plan);
+  plan.factored_adjacency = true;
+  const MemoryEstimate factored = estimate_pipeline_memory(d, model, {0, 4}, 0, plan);
+  // Â symmetric: the layout's own matrix only (its transpose is itself).
+  CHECK(stored.layout - factored.layout == nnz * 4 - 2 * n * 4);
+  CHECK(stored.activations == factored.activations);
+  model.kind = ModelKind::kSage;  // a mean keeps a scale a row either way
+  plan.factored_adjacency = false;
+  const MemoryEstimate mean = estimate_pipeline_memory(d, model, {0, 4}, 0, plan);
+  plan.factored_adjacency = true;
+  CHECK(estimate_pipeline_memory(d, model, {0, 4}, 0, plan).layout == mean.layout);
+}
+
 TEST_CASE("a halo's buffers hold its sent rows, and its halo rows only when encoded") {
   const Dataset d = sparse_dataset(16);
   const auto activations = [&](std::int64_t sent, std::int64_t halo, int chunks, RowCodecs wire) {

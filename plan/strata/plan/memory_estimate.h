@@ -45,6 +45,7 @@ struct ChunkPlan {
   RowCodecs wire;
   bool recompute = false;
   RowCodec storage = RowCodec::kFloat32;
+  bool factored_adjacency = false;  // GCN's Â as its degrees' scales (--adjacency degrees)
 };
 
 // gradient_type: the backend's (double on the CPU: the gradient sums take 8 bytes more).

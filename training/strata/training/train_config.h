@@ -47,6 +47,8 @@ struct TrainConfig {
   bool recompute = false;
   // The format kept aggregations are stored in (StageSetup::storage): kFloat32 or kBf16.
   RowCodec storage = RowCodec::kFloat32;
+  // GCN's Â as its degrees' scales instead of a value an entry (propagation_matrix).
+  bool factored_adjacency = false;
   // How halo rows and stage rows travel (activations and the evaluation pass forward,
   // their gradients backward). Not used with one rank.
   RowCodecs compress;
