@@ -52,13 +52,30 @@ class Recorder {
   FloorOf floor_of_;
 };
 
-// A product with a stored matrix of `entries` entries: the matrix once, x once, y written
-// (and read with beta), x's rows gathered once per entry.
-OpCost sparse_product(double entries, double rows, ConstMatrixView x, MatrixView y, float beta) {
-  return {entries * kEntry + rows * sizeof(EdgeOffset) + values(x) * kFloat +
+// A sparse matrix as a product reads it: its entries, the bytes each streams (its column,
+// and its value where stored), its scales (CsrView::row_scale), and the bytes gathered an
+// entry beside x's row (a column's scale).
+struct SparseShape {
+  double entries = 0, entry_bytes = kEntry, scale_bytes = 0, gathered_bytes = 0;
+};
+
+SparseShape shape_of(CsrView a) {
+  SparseShape s{static_cast<double>(a.nnz()), sizeof(LocalId), 0, 0};
+  if (a.values != nullptr) s.entry_bytes += kFloat;
+  if (a.row_scale != nullptr) s.scale_bytes += a.rows * kFloat;
+  if (a.col_scale != nullptr) s.scale_bytes += a.cols * kFloat, s.gathered_bytes = kFloat;
+  return s;
+}
+
+// A product with a matrix: the matrix once, x once, y written (and read with beta), x's
+// rows (and a column's scale) gathered once per entry.
+OpCost sparse_product(const SparseShape& a, double rows, ConstMatrixView x, MatrixView y,
+                      float beta) {
+  const double entries = a.entries;
+  return {entries * a.entry_bytes + a.scale_bytes + rows * sizeof(EdgeOffset) + values(x) * kFloat +
               values(y) * kFloat * (beta != 0.0f ? 2 : 1),
-          entries * static_cast<double>(x.cols) * kFloat, 2 * entries * static_cast<double>(x.cols),
-          values(x) * kFloat};
+          entries * (static_cast<double>(x.cols) * kFloat + a.gathered_bytes),
+          2 * entries * static_cast<double>(x.cols), values(x) * kFloat};
 }
 
 // A pass over a block's entries: each entry's column and `arrays` per-entry arrays of
@@ -72,18 +89,18 @@ OpCost attention_cost(const EdgeBlock& g, int heads, std::int64_t width, int arr
 
 class ProfiledSparse : public SparseMatrix {
  public:
-  ProfiledSparse(std::unique_ptr<SparseMatrix> inner, double entries, const Recorder& record)
-      : inner_(std::move(inner)), entries_(entries), record_(record) {}
+  ProfiledSparse(std::unique_ptr<SparseMatrix> inner, SparseShape shape, const Recorder& record)
+      : inner_(std::move(inner)), shape_(shape), record_(record) {}
   LocalId rows() const override { return inner_->rows(); }
   LocalId cols() const override { return inner_->cols(); }
   void multiply(ConstMatrixView x, MatrixView y, float beta) override {
-    record_("spmm", sparse_product(entries_, rows(), x, y, beta),
+    record_("spmm", sparse_product(shape_, rows(), x, y, beta),
             [&] { inner_->multiply(x, y, beta); });
   }
 
  private:
   std::unique_ptr<SparseMatrix> inner_;
-  double entries_;
+  SparseShape shape_;
   Recorder record_;
 };
 
@@ -103,15 +120,15 @@ class ProfiledFeatures : public SparseFeatureMatrix {
             [&] { inner_->dropout(row_ids, p, seed, epoch, layer); });
   }
   void multiply(ConstMatrixView w, MatrixView y, float beta) override {
-    record_("features_multiply", sparse_product(entries_, rows(), w, y, beta),
+    record_("features_multiply", sparse_product({entries_}, rows(), w, y, beta),
             [&] { inner_->multiply(w, y, beta); });
   }
   void multiply_transposed(ConstMatrixView d, MatrixView g, float beta) override {
-    record_("features_multiply_transposed", sparse_product(entries_, cols(), d, g, beta),
+    record_("features_multiply_transposed", sparse_product({entries_}, cols(), d, g, beta),
             [&] { inner_->multiply_transposed(d, g, beta); });
   }
   void accumulate_transposed(ConstMatrixView d, GradientSums sums) override {
-    OpCost cost = sparse_product(entries_, cols(), d, {}, 0.0f);
+    OpCost cost = sparse_product({entries_}, cols(), d, {}, 0.0f);
     cost.bytes += 2 * static_cast<double>(sums.size()) * grad_;
     record_("features_weight_gradient", cost, [&] { inner_->accumulate_transposed(d, sums); });
   }
@@ -151,12 +168,10 @@ class ProfilingBackend : public Backend {
   bool host_memory() const override { return inner_.host_memory(); }
 
   std::unique_ptr<SparseMatrix> sparse(CsrView a) const override {
-    return std::make_unique<ProfiledSparse>(inner_.sparse(a), static_cast<double>(a.nnz()),
-                                            record_);
+    return std::make_unique<ProfiledSparse>(inner_.sparse(a), shape_of(a), record_);
   }
   std::unique_ptr<SparseMatrix> sparse_view(CsrView a) const override {
-    return std::make_unique<ProfiledSparse>(inner_.sparse_view(a), static_cast<double>(a.nnz()),
-                                            record_);
+    return std::make_unique<ProfiledSparse>(inner_.sparse_view(a), shape_of(a), record_);
   }
   std::unique_ptr<SparseFeatureMatrix> sparse_features(CsrView x) const override {
     return std::make_unique<ProfiledFeatures>(inner_.sparse_features(x),

@@ -10,6 +10,7 @@ namespace strata {
 namespace {
 
 using test::random_csr;
+using test::random_scales;
 using test::random_view;
 
 TEST_CASE("profiling backend: gemm and spmm as the inner backend, counted", "[kernels][profile]") {
@@ -47,6 +48,18 @@ TEST_CASE("profiling backend: gemm and spmm as the inner backend, counted", "[ke
   CHECK(spmm.cost.flops == 2 * 2 * entries * 3);
   CHECK(spmm.cost.gather_bytes == 2 * entries * 3 * 4);
   CHECK(profile.size() == 2);
+  // The matrix streams an index and a value an entry and its offsets; factored, an index an
+  // entry, its scales, and a column's scale gathered an entry beside x's row.
+  const double matrix = entries * 8 + 9 * 8, vectors = (5 * 3 + 9 * 3) * 4.0;
+  CHECK(spmm.cost.bytes == 2 * (matrix + vectors));
+  const kernels::OpCost stored = spmm.cost;
+  Csr f = m;
+  f.values.clear();
+  f.row_scale = random_scales(9, 7);
+  f.col_scale = random_scales(5, 8);
+  timed->sparse(f.view())->multiply(x, z);
+  CHECK(spmm.cost.bytes - stored.bytes == entries * 4 + 9 * 8 + (9 + 5) * 4 + vectors);
+  CHECK(spmm.cost.gather_bytes - stored.gather_bytes == entries * (3 * 4 + 4));
 }
 
 TEST_CASE("profiling backend: elementwise passes and the optimizer by name", "[kernels][profile]") {
