@@ -31,6 +31,8 @@ void validate_device(const Config& c) {
                  "--spmm must be deterministic or fastest, not '", c.device.spmm, "'");
   STRATA_REQUIRE(c.device.comm == "mpi" || on_gpu(c),
                  "--comm nccl moves GPU tensors; it needs --device cuda");
+  STRATA_REQUIRE(c.memory.adjacency == "values" || !on_gpu(c),
+                 "--adjacency degrees is for --device cpu: cuSPARSE multiplies stored values");
   if (!on_gpu(c)) return;
   STRATA_REQUIRE(gpu::built_with_cuda(), "--device cuda: this strata was built without CUDA");
   STRATA_REQUIRE(gpu::available(), "--device cuda: no CUDA device answers on this machine");

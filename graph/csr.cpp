@@ -105,8 +105,8 @@ std::vector<float> entry_values(CsrView a) {
 void store_values(Csr& a) {
   if (!a.values.empty() || (a.row_scale.empty() && a.col_scale.empty())) return;
   a.values = entry_values(a.view());
-  a.row_scale = {};
-  a.col_scale = {};
+  a.row_scale = std::vector<float>();  // (assigning {} would keep the capacity)
+  a.col_scale = std::vector<float>();
 }
 
 Csr gcn_normalize(const Csr& adjacency, std::span<const float> degree_plus_one) {

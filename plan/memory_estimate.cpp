@@ -12,11 +12,19 @@ std::int64_t csr_bytes(std::int64_t rows, std::int64_t nnz, bool values) {
   return (rows + 1) * kOffset + nnz * (kIndex + (values ? kFloat : 0));
 }
 
-// A propagation matrix: its pattern, and a value an entry or at most a scale a row and a
-// column (factored: GCN's with --adjacency degrees, GraphSAGE's mean, GIN's sum).
+// What a propagation matrix keeps beside its pattern (Csr): a value an entry (GCN's by
+// default), or a scale a row and a column (GCN's with --adjacency degrees), a row's
+// (GraphSAGE's mean) or none (GIN's and GAT's sum).
+struct MatrixForm {
+  bool values = true, row_scales = false, col_scales = false;
+};
+
+// A matrix of that form, or its transpose (whose rows carry the columns' scales).
 std::int64_t propagation_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz,
-                               bool values) {
-  return csr_bytes(rows, nnz, values) + (values ? 0 : (rows + cols) * kFloat);
+                               const MatrixForm& f, bool transposed = false) {
+  const bool row = transposed ? f.col_scales : f.row_scales;
+  const bool col = transposed ? f.row_scales : f.col_scales;
+  return csr_bytes(rows, nnz, f.values) + ((row ? rows : 0) + (col ? cols : 0)) * kFloat;
 }
 
 std::int64_t feature_bytes(const FeatureMatrix& f) {
@@ -49,10 +57,11 @@ std::int64_t first_stage_feature_bytes(const FeatureMatrix& f, const ModelConfig
 
 // Â as a rank's layout holds it: its owned rows over its columns (rows = cols but for a
 // halo), entries, those of them in halo columns (-1: no halo), whether it equals its
-// transpose, whether it stores a value an entry (propagation_bytes).
+// transpose, and what it keeps beside its pattern.
 struct LayoutShape {
   std::int64_t rows = 0, cols = 0, nnz = 0, halo_entries = -1;
-  bool symmetric = false, values = true;
+  bool symmetric = false;
+  MatrixForm form;
 };
 
 // Â as the layout holds it, and the copies the backend multiplies (block_rows.h). With a
@@ -66,8 +75,9 @@ struct LayoutShape {
 // by column (BlockEntries).
 std::int64_t layout_bytes(const LayoutShape& s, int chunks, bool per_entry,
                           bool chunk_transposes = true) {
-  const auto matrix = [&](std::int64_t rows, std::int64_t cols, std::int64_t nnz) {
-    return propagation_bytes(rows, cols, nnz, s.values);
+  const auto matrix = [&](std::int64_t rows, std::int64_t cols, std::int64_t nnz,
+                          bool transposed = false) {
+    return propagation_bytes(rows, cols, nnz, s.form, transposed);
   };
   const std::int64_t rows = s.rows, cols = s.cols, nnz = s.nnz;
   // Each column's global id (RowLayout::order, which a host backend reads in place), each
@@ -82,22 +92,31 @@ std::int64_t layout_bytes(const LayoutShape& s, int chunks, bool per_entry,
   std::int64_t copies = 0;
   if (chunks > 1 && chunk_transposes) {  // over the touched columns, a list of them too
     const std::int64_t touched = std::min(static_cast<std::int64_t>(chunks) * cols, nnz);
+    const MatrixForm& f = s.form;
     copies +=
-        nnz * kIndex + touched * (kIndex + kOffset) + (s.values ? nnz : touched + rows) * kFloat;
+        nnz * kIndex + touched * (kIndex + kOffset) +
+        ((f.values ? nnz : 0) + (f.col_scales ? touched : 0) + (f.row_scales ? rows : 0)) * kFloat;
   }
   if (s.halo_entries >= 0) {
     const std::int64_t inner = matrix(rows, rows, nnz - s.halo_entries);
     const std::int64_t outer = matrix(rows, cols - rows, s.halo_entries);
-    const std::int64_t outer_t = matrix(cols - rows, rows, s.halo_entries);
+    const std::int64_t outer_t = matrix(cols - rows, rows, s.halo_entries, true);
     return inner + (s.symmetric ? 0 : inner) + outer + outer_t + copies + ids_and_labels;
   }
-  if ((chunks == 1 || !chunk_transposes) && !s.symmetric) copies += matrix(cols, rows, nnz);
+  if ((chunks == 1 || !chunk_transposes) && !s.symmetric) copies += matrix(cols, rows, nnz, true);
   return matrix(rows, cols, nnz) + copies + ids_and_labels;
 }
 
-// Whether the model's propagation matrix keeps a value an entry (GCN's, unless factored).
-bool stores_values(const ModelConfig& model, const ChunkPlan& plan) {
-  return model_type(model.kind).propagation() == Propagation::kGcn && !plan.factored_adjacency;
+MatrixForm form_of(const ModelConfig& model, const ChunkPlan& plan) {
+  switch (model_type(model.kind).propagation()) {
+    case Propagation::kGcn:
+      return plan.factored_adjacency ? MatrixForm{false, true, true} : MatrixForm{};
+    case Propagation::kMean:
+      return {false, true, false};
+    case Propagation::kSum:
+      return {false, false, false};
+  }
+  return {};
 }
 
 bool reads_entries(const ModelConfig& model) {
@@ -203,7 +222,7 @@ MemoryEstimate estimate_pipeline_memory(const Dataset& data, const ModelConfig& 
   MemoryEstimate e;
   e.dataset = dataset_bytes(data, bounds[stage], n);
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
-  e.layout = layout_bytes({n, n, nnz, -1, symmetric, stores_values(model, plan)}, plan.chunks,
+  e.layout = layout_bytes({n, n, nnz, -1, symmetric, form_of(model, plan)}, plan.chunks,
                           reads_entries(model), !plan.whole_backward);
   if (bounds[stage] == 0)  // several chunks: rows in an order of their own
     e.features = first_stage_feature_bytes(data.features, model, n, plan.chunks == 1);
@@ -222,14 +241,14 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
   const bool symmetric = self_loops(model) && is_symmetric(data.adjacency);
-  const bool values = stores_values(model, plan);
-  e.layout = layout_bytes({part.owned, rows, sizes.entries, part.halo_entries, symmetric, values},
+  const MatrixForm form = form_of(model, plan);
+  e.layout = layout_bytes({part.owned, rows, sizes.entries, part.halo_entries, symmetric, form},
                           plan.chunks, reads_entries(model), !plan.whole_backward);
   if (bounds[stage] == 0)  // the part's rows, a subset
     e.features = first_stage_feature_bytes(data.features, model, part.owned, false);
   add_stage(e, model, bounds, stage, sizes, plan, true, gradient_type);
   // Building the local rows normalizes and permutes the whole Â once, then frees both.
-  e.setup = 2 * propagation_bytes(n, n, data.adjacency.nnz() + n, values);
+  e.setup = 2 * propagation_bytes(n, n, data.adjacency.nnz() + n, form);
   return e;
 }
 
@@ -245,7 +264,7 @@ MemoryEstimate estimate_shard_memory(const Csr& adjacency, const FeatureMatrix& 
   PartSizes sizes = part;
   if (!self_loops(model)) sizes.entries -= part.owned;
   e.layout = layout_bytes({part.owned, part.owned + part.halo, sizes.entries, part.halo_entries,
-                           self_loops(model), stores_values(model, plan)},
+                           self_loops(model), form_of(model, plan)},
                           1, reads_entries(model));
   e.features = first_stage_feature_bytes(features, model, features.rows(), interior_first);
   plan.chunks = 1;

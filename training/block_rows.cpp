@@ -203,7 +203,7 @@ void BlockRows::settle() {
 
 // Rows [b.begin, b.end) of a: where they lie on a host backend, else a copy of its own.
 std::unique_ptr<kernels::SparseMatrix> BlockRows::rows_of(const Csr& a, const Block& b) const {
-  if (!backend_.host_memory()) return backend_.sparse(row_block_copy(a, b).view());
+  if (!backend_.host_memory()) return backend_.sparse(row_block_with_values(a, b).view());
   return backend_.sparse_view(rows_view(a, b.begin, b.end));
 }
 

@@ -154,7 +154,10 @@ RowLayout shard_layout(const LocalGraph& graph, int parts, Propagation propagati
   return l;
 }
 
-Csr row_block_copy(const Csr& a, const Block& b) {
+namespace {
+
+// Rows [b.begin, b.end) of a's pattern, offsets from zero.
+Csr row_block_pattern(const Csr& a, const Block& b) {
   Csr c;
   c.rows = b.size();
   c.cols = a.cols;
@@ -162,6 +165,20 @@ Csr row_block_copy(const Csr& a, const Block& b) {
   c.offsets.clear();
   for (LocalId r = b.begin; r <= b.end; ++r) c.offsets.push_back(a.offsets[r] - first);
   c.indices.assign(a.indices.begin() + first, a.indices.begin() + last);
+  return c;
+}
+
+}  // namespace
+
+Csr row_block_with_values(const Csr& a, const Block& b) {
+  Csr c = row_block_pattern(a, b);
+  if (a.weighted()) c.values = entry_values(rows_view(a, b.begin, b.end));
+  return c;
+}
+
+Csr row_block_copy(const Csr& a, const Block& b) {
+  Csr c = row_block_pattern(a, b);
+  const EdgeOffset first = a.offsets[b.begin], last = a.offsets[b.end];
   if (!a.values.empty()) c.values.assign(a.values.begin() + first, a.values.begin() + last);
   if (!a.row_scale.empty())
     c.row_scale.assign(a.row_scale.begin() + b.begin, a.row_scale.begin() + b.end);

@@ -69,7 +69,8 @@ int main(int argc, char** argv) {
   options.features = 1;
   options.row_normalize = false;
   const Dataset d = make_rmat(options);
-  const Csr a = gcn_normalize(d.adjacency, degrees_plus_one(d.adjacency));
+  Csr a = gcn_normalize(d.adjacency, degrees_plus_one(d.adjacency));
+  store_values(a);  // as training holds it by default
   gpu::Context context(0);
   kg::Libraries libraries(context);
   const double copy = copy_gbs(context);

@@ -35,23 +35,11 @@ cudaStream_t stream_of(const gpu::Context& context) {
   return static_cast<cudaStream_t>(context.stream());
 }
 
-// cuSPARSE multiplies stored values: a pattern-only or factored view gets them explicitly.
-CsrView with_values(CsrView a, std::vector<float>& stored) {
-  if (a.values != nullptr) return a;
-  stored = entry_values(a);
-  a.values = stored.data() - a.offsets[0];
-  return a;
-}
-
 class CudaSparse : public SparseMatrix {
  public:
   CudaSparse(CsrView a, const gpu::Libraries& libraries, const gpu::Context& context,
              bool deterministic)
-      : libraries_(libraries),
-        deterministic_(deterministic),
-        csr_(with_values(a, stored_values_), context) {
-    stored_values_ = {};  // on the device now
-  }
+      : libraries_(libraries), deterministic_(deterministic), csr_(a, context) {}
   LocalId rows() const override { return csr_.rows(); }
   LocalId cols() const override { return csr_.cols(); }
   void multiply(ConstMatrixView x, MatrixView y, float beta) override {
@@ -67,7 +55,6 @@ class CudaSparse : public SparseMatrix {
  private:
   const gpu::Libraries& libraries_;
   bool deterministic_;
-  std::vector<float> stored_values_;
   gpu::DeviceCsr csr_;
   cuda::PlansByWidth<gpu::SpmmPlan> plans_;
 };

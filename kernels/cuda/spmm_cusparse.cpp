@@ -54,13 +54,20 @@ SortedRows sorted_rows(CsrView a) {
 
 }  // namespace
 
+// cuSPARSE multiplies stored values: a pattern-only or factored view gets them (one
+// rounding each, the CPU kernels' products) in a host copy that goes once uploaded.
 DeviceCsr::DeviceCsr(CsrView a, const Context& context)
     : rows_(a.rows), cols_(a.cols), nnz_(a.nnz()), wide_(a.nnz() > 0x7FFFFFFF) {
+  STRATA_CHECK(a.offsets[0] == 0, "a device CSR starts at offset 0, not ", a.offsets[0]);
   SortedRows sorted;
+  std::vector<float> stored;
   if (!rows_sorted(a)) {
     sorted = sorted_rows(a);
     a.indices = sorted.indices.data();
     a.values = sorted.values.data();
+  } else if (a.values == nullptr) {
+    stored = entry_values(a);
+    a.values = stored.data();
   }
   const auto rows1 = static_cast<std::size_t>(a.rows) + 1, nnz = static_cast<std::size_t>(nnz_);
   offsets_ = wide_ ? converted<std::int64_t>(a.offsets, rows1, context)

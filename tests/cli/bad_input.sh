@@ -49,6 +49,7 @@ expect_error "storage gcnii" "--storage bf16 is for models gcn, sage and gin, no
 expect_error "comm-volume storage" "--storage must be fp32 or bf16, got 'int8'" comm-volume --storage int8 --memory-per-rank 1GiB
 expect_error "unknown adjacency" "--adjacency must be values or degrees, got 'half'" train --adjacency half --epochs 1
 expect_error "adjacency sage" "--adjacency degrees is for models gcn and gcnii (sage keeps no value" train --model sage --adjacency degrees --epochs 1
+expect_error "adjacency cuda" "--adjacency degrees is for --device cpu" train --device cuda --adjacency degrees --epochs 1
 expect_error "comm-volume adjacency" "--adjacency must be values or degrees, got 'x'" comm-volume --adjacency x --memory-per-rank 1GiB
 expect_error "comm-volume device" "--device must be cpu or cuda, not 'tpu'" comm-volume --device tpu
 expect_error "bad balance" "--balance" partition --balance cores

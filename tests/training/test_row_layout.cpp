@@ -146,22 +146,33 @@ TEST_CASE("join_columns puts a hybrid rank's Â back together from its split by 
   const auto part_of = partition_graph(d.adjacency, {PartitionMethod::kMetis, 3});
   std::vector<std::int32_t> chunk_of(part_of.size());
   for (std::size_t v = 0; v < chunk_of.size(); ++v) chunk_of[v] = static_cast<std::int32_t>(v % 3);
-  const RowLayout l = part_layout(d.adjacency, part_of, 3, 1, chunk_of, 3, Propagation::kGcn);
-  REQUIRE(l.halo > 0);
-  const Csr inner = column_range(l.a_hat, 0, l.owned);
-  const Csr outer = column_range(l.a_hat, l.owned, l.owned + l.halo);
-  CHECK(outer.nnz() > 0);
-  const Csr joined = join_columns(inner, outer);
-  CHECK(joined.rows == l.a_hat.rows);
-  CHECK(joined.cols == l.a_hat.cols);
-  CHECK(joined.offsets == l.a_hat.offsets);
-  CHECK(joined.indices == l.a_hat.indices);
-  CHECK(entry_values(joined.view()) == entry_values(l.a_hat.view()));
-  CHECK_THROWS(join_columns(inner, column_range(row_block_copy(l.a_hat, {0, 1, 0}), 0, 1)));
-  // A side with no entries in the rows joins as well.
-  const Block first_row{0, 1, 0};
-  const Csr no_halo = column_range(row_block_copy(l.a_hat, first_row), l.a_hat.cols, l.a_hat.cols);
-  CHECK(no_halo.nnz() == 0);
-  const Csr row = join_columns(row_block_copy(inner, first_row), no_halo);
-  CHECK(entry_values(row.view()) == entry_values(row_block_copy(inner, first_row).view()));
+  for (const bool factored : {false, true}) {
+    INFO((factored ? "factored" : "values stored"));
+    const RowLayout l =
+        part_layout(d.adjacency, part_of, 3, 1, chunk_of, 3, Propagation::kGcn, factored);
+    REQUIRE(l.halo > 0);
+    const Csr inner = column_range(l.a_hat, 0, l.owned);
+    const Csr outer = column_range(l.a_hat, l.owned, l.owned + l.halo);
+    CHECK(outer.nnz() > 0);
+    const Csr joined = join_columns(inner, outer);
+    CHECK(joined.rows == l.a_hat.rows);
+    CHECK(joined.cols == l.a_hat.cols);
+    CHECK(joined.offsets == l.a_hat.offsets);
+    CHECK(joined.indices == l.a_hat.indices);
+    CHECK(joined.values.empty() == factored);  // the scales joined, no value an entry
+    CHECK(entry_values(joined.view()) == entry_values(l.a_hat.view()));
+    CHECK_THROWS(join_columns(inner, column_range(row_block_copy(l.a_hat, {0, 1, 0}), 0, 1)));
+    // A side with no entries in the rows joins as well.
+    const Block first_row{0, 1, 0};
+    const Csr no_halo =
+        column_range(row_block_copy(l.a_hat, first_row), l.a_hat.cols, l.a_hat.cols);
+    CHECK(no_halo.nnz() == 0);
+    const Csr row = join_columns(row_block_copy(inner, first_row), no_halo);
+    CHECK(entry_values(row.view()) == entry_values(row_block_copy(inner, first_row).view()));
+    // A device's copy of a block stores its values and none of the scales.
+    const Csr stored = row_block_with_values(l.a_hat, {2, 7, 0});
+    CHECK(stored.row_scale.empty());
+    CHECK(stored.col_scale.empty());
+    CHECK(stored.values == entry_values(row_block_copy(l.a_hat, {2, 7, 0}).view()));
+  }
 }

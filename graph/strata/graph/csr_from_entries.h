@@ -71,7 +71,7 @@ Csr csr_from_entries(LocalId n, ForEach&& for_each, bool drop_duplicates) {
   for (std::size_t r = 0; r < cursor.size() && !overflow; ++r)
     overflow = cursor[r] != csr.offsets[r + 1];
   STRATA_CHECK(!overflow, "csr_from_entries: the entries differ between enumerations");
-  cursor = {};
+  cursor = std::vector<EdgeOffset>();  // freed ({} would keep the capacity)
   sort_rows(csr, drop_duplicates);
   return csr;
 }

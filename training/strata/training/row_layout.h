@@ -69,6 +69,9 @@ bool is_identity(std::span<const GlobalId> order);
 // Rows [b.begin, b.end) of a as a CSR of their own (offsets from zero, every column kept),
 // and their transpose over the columns they touch: touched (ascending) and Â[b, touched]ᵀ.
 Csr row_block_copy(const Csr& a, const Block& b);
+// The same with each entry's value stored instead of a's scales (what a device multiplies:
+// a block's copy of every column's scale would cost a pass over the columns per block).
+Csr row_block_with_values(const Csr& a, const Block& b);
 // a's entries in columns [begin, end), renumbered from zero: every row, end - begin columns.
 Csr column_range(const Csr& a, LocalId begin, LocalId end);
 // [left | right]: every row's entries of left, then right's with columns after left's
