@@ -296,6 +296,19 @@ def fig_kernels__gemm():
     return gemm_range()
 
 
+def fig_kernels__factored():
+    """Â formed from its degrees against Â stored (--adjacency degrees), speed ratio by graph."""
+    t = table("kernels.csv")
+    parts = []
+    for graph, name in (("rmat", "R-MAT"), ("physics", "coauthor_physics")):
+        rows = t.where(kind="spmm", graph=graph, kernel="factored", against="stored")
+        if rows:
+            widths = "/".join(r["width"] for r in rows)
+            parts.append(f"{span([float(r['vs_ref']) for r in rows], 2, 'x')} on {name} "
+                         f"(widths {widths})")
+    return " and ".join(parts)
+
+
 # --- loading.csv -------------------------------------------------------------------------------
 
 def fig_loading__source():
