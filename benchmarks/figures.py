@@ -298,10 +298,19 @@ def fig_kernels__gemm():
 
 def fig_kernels__factored():
     """Â formed from its degrees against Â stored (--adjacency degrees), speed ratio by graph."""
+    return scaled_speed("factored")
+
+
+def fig_kernels__rowscaled():
+    """GraphSAGE's mean as a scale a row against its values stored."""
+    return scaled_speed("rowscaled")
+
+
+def scaled_speed(kernel):
     t = table("kernels.csv")
     parts = []
     for graph, name in (("rmat", "R-MAT"), ("physics", "coauthor_physics")):
-        rows = t.where(kind="spmm", graph=graph, kernel="factored", against="stored")
+        rows = t.where(kind="spmm", graph=graph, kernel=kernel, against="stored")
         if rows:
             widths = "/".join(r["width"] for r in rows)
             parts.append(f"{span([float(r['vs_ref']) for r in rows], 2, 'x')} on {name} "

@@ -6,7 +6,8 @@
 // bench_kernels --benchmark_format=csv. Names: spmm/<graph>/<kernel>_vs_<reference>/<width>
 // (graph_rcm etc.: the graph renumbered; factored_vs_stored: Â as its degrees' scales, as
 // --adjacency degrees holds it, against the same with a value stored an entry, as training
-// holds it by default), gemm/<shape>.
+// holds it by default; rowscaled_vs_stored: GraphSAGE's mean as a scale a row, as training
+// holds it, against its values stored), gemm/<shape>.
 //
 // SpMM bytes, two models: compulsory = CSR once (indices, offsets, values or scales) + x once +
 // y once, the least any kernel moves; gather = CSR + one x row (and a factored matrix's
@@ -215,6 +216,14 @@ void register_graph(const std::string& name, const Csr& adjacency) {
   register_gather(name, base);
   register_spmm(name + "/factored_vs_stored", {scaled, kernels::spmm, base, kernels::spmm},
                 {16, 64, 256});
+  // GraphSAGE's mean: a scale a row against the same value stored an entry.
+  const Csr* mean = &g_graphs.emplace_back(mean_normalize(adjacency, degrees_plus_one(adjacency)));
+  Csr mean_stored = *mean;
+  store_values(mean_stored);
+  register_spmm(
+      name + "/rowscaled_vs_stored",
+      {mean, kernels::spmm, &g_graphs.emplace_back(std::move(mean_stored)), kernels::spmm},
+      {16, 64, 256});
   const std::pair<std::string, bench::Order> orders[] = {
       {"degree", bench::degree_order(*base)},
       {"rcm", bench::rcm_order(*base)},

@@ -59,7 +59,9 @@ struct SparseShape {
   double entries = 0, entry_bytes = kEntry, scale_bytes = 0, gathered_bytes = 0;
 };
 
-SparseShape shape_of(CsrView a) {
+// host: as the CPU kernels read a; a device backend multiplies its values stored.
+SparseShape shape_of(CsrView a, bool host) {
+  if (!host) return {static_cast<double>(a.nnz())};
   SparseShape s{static_cast<double>(a.nnz()), sizeof(LocalId), 0, 0};
   if (a.values != nullptr) s.entry_bytes += kFloat;
   if (a.row_scale != nullptr) s.scale_bytes += a.rows * kFloat;
@@ -168,10 +170,12 @@ class ProfilingBackend : public Backend {
   bool host_memory() const override { return inner_.host_memory(); }
 
   std::unique_ptr<SparseMatrix> sparse(CsrView a) const override {
-    return std::make_unique<ProfiledSparse>(inner_.sparse(a), shape_of(a), record_);
+    return std::make_unique<ProfiledSparse>(inner_.sparse(a), shape_of(a, inner_.host_memory()),
+                                            record_);
   }
   std::unique_ptr<SparseMatrix> sparse_view(CsrView a) const override {
-    return std::make_unique<ProfiledSparse>(inner_.sparse_view(a), shape_of(a), record_);
+    return std::make_unique<ProfiledSparse>(inner_.sparse_view(a),
+                                            shape_of(a, inner_.host_memory()), record_);
   }
   std::unique_ptr<SparseFeatureMatrix> sparse_features(CsrView x) const override {
     return std::make_unique<ProfiledFeatures>(inner_.sparse_features(x),
