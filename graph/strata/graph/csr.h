@@ -13,9 +13,9 @@ struct CsrView {
   LocalId cols = 0;
   const EdgeOffset* offsets = nullptr;  // rows + 1 entries
   const LocalId* indices = nullptr;     // offsets[rows] entries
-  const float* values = nullptr;        // null: each value is its row's and column's scales'
-  const float* row_scale = nullptr;     // rows entries; null (and col_scale null): every one 1
-  const float* col_scale = nullptr;     // cols entries
+  const float* values = nullptr;        // null: entry (r, c) is row_scale[r] · col_scale[c]
+  const float* row_scale = nullptr;     // rows entries; null: every one 1
+  const float* col_scale = nullptr;     // cols entries; null: every one 1
   // offsets[0] is 0 but in a host view of a row block of a larger CSR, whose indices and
   // values are the whole's and row_scale starts at the block's first row (the CPU kernels
   // take it; device backends copy a block).
