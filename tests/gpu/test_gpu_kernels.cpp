@@ -1,5 +1,6 @@
 // Every GPU kernel against its CPU twin at awkward sizes (empty rows, widths that are not
 // multiples of a warp). Skips with a message when no CUDA device answers.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
@@ -50,6 +51,41 @@ TEST_CASE("cuSPARSE SpMM equals the CPU kernel, and ALG2 repeats bit for bit", "
         REQUIRE(dy.download(context).storage() == first.storage());
       }
     }
+}
+
+// The device multiplies stored values: a factored matrix (Csr::row_scale) and a pattern
+// are given theirs, rows sorted or not, and multiply as the same values stored do.
+TEST_CASE("a factored or pattern-only CSR on the device multiplies as its values stored",
+          "[gpu][spmm]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  kg::Libraries libraries(context);
+  Csr factored = test::random_csr(300, 257, 0.05f, 9);
+  factored.values.clear();
+  factored.row_scale = test::random_scales(factored.rows, 1);
+  factored.col_scale = test::random_scales(factored.cols, 2);
+  Csr unsorted = factored;  // each row's entries reversed
+  for (LocalId r = 0; r < unsorted.rows; ++r)
+    std::reverse(unsorted.indices.begin() + unsorted.offsets[r],
+                 unsorted.indices.begin() + unsorted.offsets[r + 1]);
+  Csr pattern = factored;
+  pattern.row_scale.clear();
+  pattern.col_scale.clear();
+  const Matrix x = random_matrix(factored.cols, 33, 3);
+  const kg::DeviceMatrix dx = kg::DeviceMatrix::upload(x.view(), context);
+  const auto product = [&](const Csr& a) {
+    kg::DeviceCsr device_a(a.view(), context);
+    kg::SpmmPlan plan(libraries, device_a, x.cols());
+    kg::DeviceMatrix dy = kg::DeviceMatrix::upload(Matrix(a.rows, x.cols()).view(), context);
+    plan.run(dx.view(), dy.view(), 0.0f);
+    return dy.download(context);
+  };
+  for (const Csr* a : {&factored, &unsorted, &pattern}) {
+    Csr stored = *a;
+    store_values(stored);
+    if (a == &pattern) stored.values.assign(static_cast<std::size_t>(a->nnz()), 1.0f);
+    REQUIRE(product(*a).storage() == product(stored).storage());
+  }
 }
 
 TEST_CASE("SpMM with no entries: beta · y, 0 for beta = 0, as on the CPU", "[gpu][spmm]") {
