@@ -93,9 +93,9 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
                   "gcn, sage: keep each aggregation for the backward as fp32 | bf16 (half the "
                   "bytes; the forward multiplies the rounded rows)");
   cmd->add_option("--adjacency", a.config.memory.adjacency,
-                  "gcn, gcnii: keep Â's values (values) or form each from its row's and column's "
-                  "degree as it is multiplied (degrees: 4 bytes an entry less, sparse products "
-                  "slower, the same results)");
+                  "gcn, gcnii on cpu: keep Â's values (values) or form each from its row's and "
+                  "column's degree as it is multiplied (degrees: 4 bytes an entry less, sparse "
+                  "products slower, the same results)");
   cmd->add_option("--compress", a.config.compress.forward,
                   "graph, pipeline, hybrid: halo and stage rows travel as none | bf16 | int8");
   cmd->add_option("--compress-backward", a.config.compress.backward,

@@ -103,7 +103,8 @@ struct Config {
     /// GCN's (and GCNII's) Â = D^-1/2 (A + I) D^-1/2: "values", a value stored an entry,
     /// or "degrees", each formed from its row's and column's D^-1/2 as it is multiplied
     /// (4 bytes an entry less, each sparse product slower; the weights are the same bit for
-    /// bit). GraphSAGE's mean and GIN's sum keep no value an entry either way.
+    /// bit). GraphSAGE's mean and GIN's sum keep no value an entry either way. CPU only:
+    /// cuSPARSE multiplies stored values, so --device cuda refuses "degrees".
     std::string adjacency = "values";
   } memory;
 
