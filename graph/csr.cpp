@@ -145,14 +145,6 @@ Csr mean_normalize(const Csr& adjacency, std::span<const float> degree_plus_one)
 namespace {
 
 template <typename Id>
-std::vector<float> permuted_scale(const std::vector<float>& scale, std::span<const Id> order) {
-  if (scale.empty()) return {};
-  std::vector<float> out(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i) out[i] = scale[static_cast<std::size_t>(order[i])];
-  return out;
-}
-
-template <typename Id>
 Csr permuted(const Csr& a, std::span<const Id> order) {
   std::vector<LocalId> position(order.size());
   for (std::size_t i = 0; i < order.size(); ++i)
@@ -163,8 +155,8 @@ Csr permuted(const Csr& a, std::span<const Id> order) {
   p.offsets.reserve(a.offsets.size());
   p.indices.reserve(a.indices.size());
   p.values.reserve(a.values.size());
-  p.row_scale = permuted_scale(a.row_scale, order);
-  p.col_scale = permuted_scale(a.col_scale, order);
+  p.row_scale = scales_at(a.row_scale, order);
+  p.col_scale = scales_at(a.col_scale, order);
   std::vector<std::pair<LocalId, float>> row;
   for (const Id v : order) {
     row.clear();

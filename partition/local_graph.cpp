@@ -65,11 +65,9 @@ void build_adjacency(LocalGraph& g, const Csr& a, std::span<const LocalId> globa
     }
     out.offsets[r + 1] = out.nnz();
   }
-  if (!a.row_scale.empty())
-    for (LocalId r = 0; r < g.owned; ++r)
-      out.row_scale.push_back(a.row_scale[g.local_to_global[r]]);
-  if (!a.col_scale.empty())
-    for (GlobalId v : g.local_to_global) out.col_scale.push_back(a.col_scale[v]);
+  const std::span<const GlobalId> local_to_global(g.local_to_global);
+  out.row_scale = scales_at(a.row_scale, local_to_global.first(static_cast<std::size_t>(g.owned)));
+  out.col_scale = scales_at(a.col_scale, local_to_global);
 }
 
 // send[q]: owned vertices that are column-neighbours of some row of q, ascending global id.

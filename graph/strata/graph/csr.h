@@ -69,6 +69,16 @@ struct BuildOptions {
 // Throws an input error naming the edge if an id is outside [0, n).
 Csr build_csr(GlobalId n, std::span<const Edge> edges, const BuildOptions& options);
 
+// scale[ids[0]], scale[ids[1]], ...: a factored matrix's scales of the rows or columns ids
+// names, for a matrix renumbered or cut to them (none where scale is none).
+template <typename Id>
+std::vector<float> scales_at(const std::vector<float>& scale, std::span<const Id> ids) {
+  if (scale.empty()) return {};
+  std::vector<float> out(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) out[i] = scale[static_cast<std::size_t>(ids[i])];
+  return out;
+}
+
 // Rows [begin, end) of a where they lie (offsets into a's arrays, as CsrView allows).
 CsrView rows_view(const Csr& a, LocalId begin, LocalId end);
 
