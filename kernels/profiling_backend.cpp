@@ -69,15 +69,20 @@ SparseShape shape_of(CsrView a, bool host) {
   return s;
 }
 
-// A product with a matrix: the matrix once, x once, y written (and read with beta), x's
-// rows (and a column's scale) gathered once per entry.
+// A product with a matrix: the matrix once, x once (`x_value` bytes a value: fp32, or bf16
+// history), y written (and read with beta), x's rows (and a column's scale) gathered once
+// per entry.
+OpCost sparse_product(const SparseShape& a, double rows, double x_values, std::int64_t x_cols,
+                      double x_value, MatrixView y, float beta) {
+  const double entries = a.entries;
+  return {entries * a.entry_bytes + a.scale_bytes + rows * sizeof(EdgeOffset) + x_values * x_value +
+              values(y) * kFloat * (beta != 0.0f ? 2 : 1),
+          entries * (static_cast<double>(x_cols) * x_value + a.gathered_bytes),
+          2 * entries * static_cast<double>(x_cols), x_values * x_value};
+}
 OpCost sparse_product(const SparseShape& a, double rows, ConstMatrixView x, MatrixView y,
                       float beta) {
-  const double entries = a.entries;
-  return {entries * a.entry_bytes + a.scale_bytes + rows * sizeof(EdgeOffset) + values(x) * kFloat +
-              values(y) * kFloat * (beta != 0.0f ? 2 : 1),
-          entries * (static_cast<double>(x.cols) * kFloat + a.gathered_bytes),
-          2 * entries * static_cast<double>(x.cols), values(x) * kFloat};
+  return sparse_product(a, rows, values(x), x.cols, kFloat, y, beta);
 }
 
 // A pass over a block's entries: each entry's column and `arrays` per-entry arrays of
@@ -98,6 +103,11 @@ class ProfiledSparse : public SparseMatrix {
   void multiply(ConstMatrixView x, MatrixView y, float beta) override {
     record_("spmm", sparse_product(shape_, rows(), x, y, beta),
             [&] { inner_->multiply(x, y, beta); });
+  }
+  void multiply_bf16(Bf16RowsView x, MatrixView y, float beta) override {
+    const auto x_values = static_cast<double>(x.rows * x.cols);
+    record_("spmm", sparse_product(shape_, rows(), x_values, x.cols, 2.0, y, beta),
+            [&] { inner_->multiply_bf16(x, y, beta); });
   }
 
  private:

@@ -41,6 +41,9 @@ class CpuSparse : public SparseMatrix {
   void multiply(ConstMatrixView x, MatrixView y, float beta) override {
     spmm(a_.view(), x, y, beta);
   }
+  void multiply_bf16(Bf16RowsView x, MatrixView y, float beta) override {
+    spmm(a_.view(), x, y, beta);
+  }
 
  private:
   Csr a_;
@@ -53,6 +56,7 @@ class CpuSparseView : public SparseMatrix {
   LocalId rows() const override { return a_.rows; }
   LocalId cols() const override { return a_.cols; }
   void multiply(ConstMatrixView x, MatrixView y, float beta) override { spmm(a_, x, y, beta); }
+  void multiply_bf16(Bf16RowsView x, MatrixView y, float beta) override { spmm(a_, x, y, beta); }
 
  private:
   CsrView a_;

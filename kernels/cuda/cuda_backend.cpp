@@ -39,7 +39,10 @@ class CudaSparse : public SparseMatrix {
  public:
   CudaSparse(CsrView a, const gpu::Libraries& libraries, const gpu::Context& context,
              bool deterministic)
-      : libraries_(libraries), deterministic_(deterministic), csr_(a, context) {}
+      : libraries_(libraries),
+        deterministic_(deterministic),
+        stream_(context.stream()),
+        csr_(a, context) {}
   LocalId rows() const override { return csr_.rows(); }
   LocalId cols() const override { return csr_.cols(); }
   void multiply(ConstMatrixView x, MatrixView y, float beta) override {
@@ -51,10 +54,20 @@ class CudaSparse : public SparseMatrix {
              })
         .run(device(x), device(y), beta);
   }
+  void multiply_bf16(Bf16RowsView x, MatrixView y, float beta) override {
+    STRATA_CHECK(x.rows == csr_.cols() && y.rows == csr_.rows() && x.cols == y.cols,
+                 "spmm of bf16 rows: x ", x.rows, " x ", x.cols, ", a ", csr_.rows(), " x ",
+                 csr_.cols(), ", y ", y.rows, " x ", y.cols);
+    if (x.cols == 0 || y.rows == 0) return;
+    cuda::launch_spmm_bf16(csr_.offsets(), csr_.indices(), csr_.wide(), csr_.values(), y.rows,
+                           x.data, x.cols, y.data, y.stride, beta, stream_);
+    STRATA_CUDA_CHECK(cudaGetLastError());
+  }
 
  private:
   const gpu::Libraries& libraries_;
   bool deterministic_;
+  void* stream_;
   gpu::DeviceCsr csr_;
   cuda::PlansByWidth<gpu::SpmmPlan> plans_;
 };

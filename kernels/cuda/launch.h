@@ -6,6 +6,11 @@
 
 namespace strata::kernels::cuda {
 
+// y = a · x + beta · y, a a device CSR (wide: 64-bit offsets and indices, else 32-bit),
+// x `width` bf16 values a row, packed.
+void launch_spmm_bf16(const void* offsets, const void* indices, bool wide, const float* values,
+                      std::int64_t rows, const std::uint16_t* x, std::int64_t width, float* y,
+                      std::int64_t y_stride, float beta, void* stream);
 void launch_relu_forward(const float* in, std::int64_t in_stride, float* out,
                          std::int64_t out_stride, std::int64_t rows, std::int64_t cols,
                          void* stream);

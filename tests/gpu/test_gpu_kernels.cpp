@@ -12,6 +12,7 @@
 #include "strata/kernels/backend.h"
 #include "strata/kernels/gpu.h"
 #include "strata/kernels/kernels.h"
+#include "strata/kernels/row_codec_math.h"
 
 namespace strata {
 namespace {
@@ -85,6 +86,29 @@ TEST_CASE("a factored or pattern-only CSR on the device multiplies as its values
     store_values(stored);
     if (a == &pattern) stored.values.assign(static_cast<std::size_t>(a->nnz()), 1.0f);
     REQUIRE(product(*a).storage() == product(stored).storage());
+  }
+}
+
+// Stored historical embeddings: x in bf16, widened as read, against the CPU kernel's sums
+// in the same CSR order (the device's fused multiply-adds may round differently).
+TEST_CASE("CUDA SpMM of bf16 rows matches the CPU's", "[gpu][spmm]") {
+  if (no_device()) return;
+  gpu::Context context(0);
+  const auto backend = kernels::make_cuda_backend(context);
+  const Csr a = test::random_csr(301, 257, 0.05f, 4);
+  for (const std::int64_t w : {1, 33, 64}) {
+    INFO("width " << w);
+    const Matrix x = random_matrix(a.cols, w, 5);
+    std::vector<std::uint16_t> packed(static_cast<std::size_t>(x.size()));
+    for (std::size_t i = 0; i < packed.size(); ++i)
+      packed[i] = kernels::row_codec::to_bf16(x.data()[i]);
+    Matrix want(a.rows, w, 1.0f);
+    kernels::spmm(a.view(), Bf16RowsView{packed.data(), a.cols, w}, want.view(), 0.5f);
+    const kernels::Buffer dx = kernels::to_backend<std::uint16_t>(*backend, packed);
+    kernels::Tensor dy = kernels::to_backend(*backend, Matrix(a.rows, w, 1.0f).view());
+    backend->sparse(a.view())->multiply_bf16(Bf16RowsView{dx.as<std::uint16_t>(), a.cols, w},
+                                             dy.view(), 0.5f);
+    require_close(kernels::to_host(*backend, dy), want, 1e-5f);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "strata/kernels/kernels.h"
+#include "strata/kernels/row_codec_math.h"
 #include "test_util.h"
 
 namespace strata {
@@ -92,6 +93,41 @@ TEST_CASE("spmm of a factored matrix is bit for bit that of its values stored", 
     kernels::spmm(factored.view(), x, y, 0.5f);
     kernels::spmm(stored.view(), x, z, 0.5f);
     REQUIRE(ys == zs);
+  }
+  unsetenv("STRATA_SPMM_ISA");
+}
+
+// bf16 rows widened as they are read: the same bits as spmm of the rows decoded to fp32,
+// at every width path, for stored, factored and pattern-only matrices.
+TEST_CASE("spmm of bf16 rows is bit for bit spmm of the rows decoded", "[kernels][spmm]") {
+  const std::string isa = GENERATE("sse2", "avx2", "avx512");
+  setenv("STRATA_SPMM_ISA", isa.c_str(), 1);
+  Csr a = test::random_csr(211, 173, 0.05f, 11);
+  for (const int form : {0, 1, 2}) {  // values, factored, pattern only
+    if (form == 1) {
+      a.values.clear();
+      a.row_scale = test::random_scales(a.rows, 4);
+      a.col_scale = test::random_scales(a.cols, 5);
+    } else if (form == 2) {
+      a.row_scale.clear();
+      a.col_scale.clear();
+    }
+    for (const std::int64_t w : kWidths) {
+      INFO(isa << " form " << form << " width " << w);
+      std::vector<float> xs, ys, zs;
+      const MatrixView x = test::random_view(xs, a.cols, w, 3, 1);
+      std::vector<std::uint16_t> packed(static_cast<std::size_t>(a.cols * w));
+      for (LocalId r = 0; r < a.cols; ++r)
+        for (std::int64_t c = 0; c < w; ++c) {
+          packed[static_cast<std::size_t>(r * w + c)] = kernels::row_codec::to_bf16(x.at(r, c));
+          x.at(r, c) = kernels::row_codec::from_bf16(packed[static_cast<std::size_t>(r * w + c)]);
+        }
+      const MatrixView y = test::random_view(ys, a.rows, w, 1, 2);
+      const MatrixView z = test::random_view(zs, a.rows, w, 1, 2);
+      kernels::spmm(a.view(), x, y, 0.5f);
+      kernels::spmm(a.view(), Bf16RowsView{packed.data(), a.cols, w}, z, 0.5f);
+      REQUIRE(ys == zs);
+    }
   }
   unsetenv("STRATA_SPMM_ISA");
 }

@@ -38,6 +38,15 @@ struct ConstMatrixView {
   }
 };
 
+// Rows of bfloat16 values, 2 bytes each (RowCodec::kBf16's layout), rows packed.
+struct Bf16RowsView {
+  const std::uint16_t* data = nullptr;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+
+  const std::uint16_t* row(std::int64_t r) const { return data + r * cols; }
+};
+
 class Matrix {
  public:
   Matrix() = default;

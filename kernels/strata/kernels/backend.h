@@ -101,6 +101,8 @@ class SparseMatrix {
   virtual LocalId cols() const = 0;
   // y = a · x + beta · y.
   virtual void multiply(ConstMatrixView x, MatrixView y, float beta = 0.0f) = 0;
+  // The same with x in bf16, widened to fp32 as read (stored historical embeddings).
+  virtual void multiply_bf16(Bf16RowsView x, MatrixView y, float beta = 0.0f) = 0;
 };
 
 // Sparse input features in a backend's memory (sparse_features.h's twin): X and Xᵀ with

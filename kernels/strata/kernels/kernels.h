@@ -14,6 +14,9 @@ namespace strata::kernels {
 
 // y = a · x + beta · y. a is rows x cols, x is cols x w, y is rows x w.
 void spmm(CsrView a, ConstMatrixView x, MatrixView y, float beta = 0.0f);
+// The same with x in bf16, each value widened to fp32 as it is read: the same bits as spmm
+// of x decoded, without an fp32 copy of x.
+void spmm(CsrView a, Bf16RowsView x, MatrixView y, float beta = 0.0f);
 
 // c = alpha · op(a) · op(b) + beta · c, op = transpose when the flag is set.
 void gemm(bool trans_a, bool trans_b, float alpha, ConstMatrixView a, ConstMatrixView b, float beta,
