@@ -76,6 +76,7 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const bool eps = learns_eps(c);
     const bool p0_in_scratch = r.forward_ends_first() && l == 0 && !eps;
     const bool p_shared = p0_in_scratch || (l > first && after && !r.halo);
+    const bool p_stored = ConvStage::stores_history(l, first, r);  // 2 bytes a value
     const ConvStage::KeptZ kept = ConvStage::kept_z(c, form_, l, r);
     const bool z_kept = (after || l > 0) && !(r.forward_ends_first() && l > first && !after) &&
                         kept != ConvStage::KeptZ::kRecomputed;
@@ -83,8 +84,10 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
         kept == ConvStage::KeptZ::kBf16 ? (r.owned * in + 1) / 2 : r.owned * in;  // 2 bytes a value
     const std::int64_t z = z_kept ? z_floats : 0;
     const bool y_in_next_p = l + 1 < last && ConvStage::g_in_grads(c, l + 1, home, r);
-    floats += (p_shared ? 0 : exchanged) + z + (y_in_next_p ? 0 : r.owned * out) +
-              (accumulator ? exchanged : 0);
+    floats += (p_shared   ? 0
+               : p_stored ? (exchanged + 1) / 2
+                          : exchanged) +
+              z + (y_in_next_p ? 0 : r.owned * out) + (accumulator ? exchanged : 0);
     if (form_.mlp) floats += r.owned * mid;
     if (form_.root_weight && l == 0) floats += 2 * r.owned * out;
   }
@@ -130,6 +133,9 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
   for (int l = first; l < last; ++l)  // a recomputed or decoded Z, a slice at a time
     if (ConvStage::kept_z(c, form_, l, r) != ConvStage::KeptZ::kFloat32)
       slice = std::max(slice, std::min(block, std::int64_t{ConvStage::kSliceRows}) * c.width(l));
+  if (ConvStage::stores_history(first, first, r))  // a stored P decoded: the whole, dropped
+    slice =
+        std::max(slice, std::min(r.columns, std::int64_t{ConvStage::kSliceRows}) * c.width(first));
   return grad[0] + grad[1] + to_z + to_p + to_h + slice;
 }
 

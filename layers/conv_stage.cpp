@@ -21,6 +21,10 @@ ConvStage::KeptZ ConvStage::kept_z(const ModelConfig& model, ConvForm form, int 
   return KeptZ::kFloat32;
 }
 
+bool ConvStage::stores_history(int l, int first, const StageRows& r) {
+  return l > 0 && l == first && r.bf16 && r.reads_history;
+}
+
 ConvStage::GradHome ConvStage::grad_home(const ModelConfig& model, ConvForm form, int first,
                                          int last, const StageRows& r) {
   if (!r.forward_ends_first() || form.root_weight) return GradHome::kAlternating;
@@ -88,7 +92,7 @@ ConvStage::ConvStage(const StageSetup& setup, int first, int last, ConvForm form
     grads_ = tensor(grads_floats(model_, first_, last_, grad_home_, rows_), 1);
   for (int l = first; l < last; ++l)
     layers_.push_back(make_layer(l, static_cast<std::size_t>(l - first) * per_layer, setup));
-  if (first > 0) {  // received straight into the first layer's input (forward drops them)
+  if (first > 0 && !layers_.front().history_stored()) {  // received straight into P or Z
     Layer& front = layers_.front();
     kernels::Tensor& input = front.aggregate_first ? front.p : front.z;
     input_raw_ = kernels::Tensor::view_of(input.data(), n, model_.width(first));
@@ -156,6 +160,9 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const St
     layer.p = first_input_over_scratch(cols, exchanged);
   else if (l > first_ && after && !halo)  // chunked too (above)
     layer.p = kernels::Tensor::view_of(layers_.back().y.data(), cols, in);
+  else if (stores_history(l, first_, rows_))
+    layer.p_bf16 = kernels::Buffer(
+        backend_, static_cast<std::size_t>(cols * row_codec_bytes(RowCodec::kBf16, in)));
   else
     layer.p = tensor(cols, exchanged);
   const bool g_in_grads_l = g_in_grads(l);  // P outlives the backward: it holds the last Y
@@ -207,8 +214,13 @@ void ConvStage::begin_epoch(std::int64_t epoch, bool training) {
   }
   // A transform-first layer (hybrid mode only) holds P = Z W, which no mask on its rows
   // reproduces: its history keeps evaluation's values.
-  for (Layer& layer : layers_)
-    if (layer.index > 0 && layer.aggregate_first) drop_history(layer.p, layer.index);
+  for (Layer& layer : layers_) {
+    if (layer.index == 0 || !layer.aggregate_first) continue;
+    if (layer.history_stored())
+      drop_stored_history(layer);
+    else
+      drop_history(layer.p, layer.index);
+  }
   read_eps();
   if (first_ == 0) prepare_first_layer();
 }
@@ -228,7 +240,10 @@ void ConvStage::prepare_first_layer() {
 }
 
 void ConvStage::forward(const Block& b) {
-  if (first_ > 0) drop(input_of(layers_.front(), b), b, first_);
+  if (first_ > 0 && layers_.front().history_stored())
+    store_input(layers_.front(), b);
+  else if (first_ > 0)
+    drop(input_of(layers_.front(), b), b, first_);
   for (std::size_t j = 0; j < layers_.size(); ++j) {
     forward_layer(layers_[j], b);
     if (j + 1 < layers_.size()) {
@@ -270,7 +285,7 @@ void ConvStage::aggregate_layer(Layer& layer, const Block& b) {
     aggregate_stored(layer, b, y);
   } else if (layer.aggregate_first) {
     const MatrixView z = rows(layer.z, b);
-    aggregate_into(layer, b, layer.p.view(), z);
+    aggregate_input(layer, b, z);
     backend_.gemm(false, false, 1.0f, z, w, 0.0f, y);
   } else {
     aggregate_into(layer, b, layer.p.view(), y);
@@ -278,7 +293,10 @@ void ConvStage::aggregate_layer(Layer& layer, const Block& b) {
   if (layer.root && layer.index == 0)
     backend_.axpy(1.0f, rows(root_, b), y);
   else if (layer.root)
-    backend_.gemm(false, false, 1.0f, input_of(layer, b), parameters_.value(*layer.root), 1.0f, y);
+    for_input_slices(layer, b, input_of(layer, b), [&](const Block& s, ConstMatrixView x) {
+      backend_.gemm(false, false, 1.0f, x, parameters_.value(*layer.root), 1.0f,
+                    piece_rows(y, b, s));
+    });
   if (model_.bias) backend_.add_bias_rows(y, parameters_.value(layer.weight + 1).data);
   if (layer.mlp || !last_model_layer(layer)) backend_.relu_forward(y, y);
   if (layer.mlp) mlp_forward(layer, b);
@@ -289,7 +307,7 @@ void ConvStage::aggregate_layer(Layer& layer, const Block& b) {
 // slice of Y is written.
 void ConvStage::aggregate_stored(Layer& layer, const Block& b, MatrixView y) {
   const MatrixView z{y.data, b.size(), model_.width(layer.index), model_.width(layer.index)};
-  aggregate_into(layer, b, layer.p.view(), z);
+  aggregate_input(layer, b, z);
   backend_.encode_rows(z, nullptr, b.size(), RowCodec::kBf16, 0, stored_rows(layer, b));
   for (const Block& s : slices(b))
     backend_.gemm(false, false, 1.0f, stored_slice(layer, s), parameters_.value(layer.weight), 0.0f,
@@ -318,7 +336,14 @@ std::vector<Block> ConvStage::slices(const Block& b) const {
 std::vector<kernels::Tensor*> ConvStage::history_buffers() {
   std::vector<kernels::Tensor*> buffers;
   for (Layer& layer : layers_)
-    if (layer.index > 0) buffers.push_back(&layer.p);
+    if (layer.index > 0 && !layer.history_stored()) buffers.push_back(&layer.p);
+  return buffers;
+}
+
+std::vector<kernels::Buffer*> ConvStage::stored_buffers() {
+  std::vector<kernels::Buffer*> buffers;
+  for (Layer& layer : layers_)
+    if (layer.history_stored()) buffers.push_back(&layer.p_bf16);
   return buffers;
 }
 

@@ -8,6 +8,11 @@
 //   in >  out: transform first, Y = Â P with P = dropout(X) W    (exchange width out)
 // Where rows are read from history (chunks without a halo) layers after the first always
 // aggregate first, so that the history holds their input and this epoch's W applies to it.
+// With --storage bf16, a later pipeline stage keeps its first layer's input P, the rows it
+// receives and its history, in bf16 (stores_history): what arrives is dropped in place in
+// rows the aggregation writes next, then stored; Â, and the root and eps terms, read the
+// stored rows. (A later layer's P is the layer before's Y, whose memory the backward
+// works in: in bf16 it would save nothing.)
 // The root term reads a row's own dropped input, never another row's: no exchange; so do
 // GIN's eps term (eps P[own rows], in either order) and its MLP.
 #pragma once
@@ -41,6 +46,9 @@ class ConvStage : public RowStage {
   // follow it.
   enum class KeptZ { kFloat32, kBf16, kRecomputed };
   static KeptZ kept_z(const ModelConfig& model, ConvForm form, int l, const StageRows& rows);
+  // Whether layer l keeps its input P in bf16 (above): the first layer of a stage after the
+  // first, reading history, with --storage bf16.
+  static bool stores_history(int l, int first, const StageRows& rows);
   // Whether layer l's dY Wᵀ may be written over its output rows Y (grad_z_rows) where Z
   // is not kept in fp32: Y is dead once the backward has read it (in a stage ending at
   // `last`, its outputs not read after the backward). The estimate takes outputs_read as
@@ -81,6 +89,7 @@ class ConvStage : public RowStage {
   static constexpr LocalId kSliceRows = 4096;
 
   void begin_epoch(std::int64_t epoch, bool training) override;
+  MatrixView input_rows(const Block& b) override;
   void forward(const Block& b) override;
   ConstMatrixView output_rows(const Block& b) const override { return rows(layers_.back().y, b); }
   void backward(const Block& b) override;
@@ -88,6 +97,7 @@ class ConvStage : public RowStage {
 
   std::vector<kernels::Tensor*> history_buffers() override;
   std::vector<kernels::Tensor*> carried_buffers() override;
+  std::vector<kernels::Buffer*> stored_buffers() override;
   std::vector<const kernels::Tensor*> layer_outputs() const override;
 
  private:
@@ -102,6 +112,7 @@ class ConvStage : public RowStage {
     std::optional<std::size_t> eps;   // GIN with a learnt eps: its 1 x 1 tensor
     float eps_value = 0.0f;           // eps on the host, read as each pass begins
     kernels::Tensor p;                // columns(): what Â multiplies (the history)
+    kernels::Buffer p_bf16;           // stores_history: P's rows in bf16 (p then empty)
     kernels::Tensor z;                // aggregate first: Â P; transform first: dropout(X) (l > 0)
     kernels::Buffer z_bf16;           // --storage bf16: Â P's rows in bf16 (z then empty)
     kernels::Tensor h;                // GIN: the conv's output H, ReLU applied (W2's input)
@@ -111,6 +122,7 @@ class ConvStage : public RowStage {
     bool g_borrowed = false;          // G lies in P's or the gradients' memory (make_layer)
     bool p_in_scratch = false;        // P0 lies in the backward's scratch (make_layer)
     bool stored() const { return z_bf16.bytes() > 0; }
+    bool history_stored() const { return p_bf16.bytes() > 0; }
   };
   Layer make_layer(int l, std::size_t first_tensor, const StageSetup& setup);
   bool g_in_grads(int l) const;  // the static one, but not while delaying stale gradients
@@ -135,6 +147,20 @@ class ConvStage : public RowStage {
   MatrixView conv_rows(Layer& layer, const Block& b);
   // out = Â P's rows s (P: `columns`), plus eps P[s] where eps is learnt (conv_terms.cpp).
   void aggregate_into(Layer& layer, const Block& s, ConstMatrixView columns, MatrixView out);
+  // The same from the layer's own P, stored in bf16 or not.
+  void aggregate_input(Layer& layer, const Block& s, MatrixView out);
+  // A stored P (history_rows.cpp): where a block's received rows wait (rows the
+  // aggregation writes next), their storing, the stored rows as Â reads them, a slice of
+  // them decoded, and their dropout at the start of a pass.
+  MatrixView arrival_rows(Layer& layer, const Block& b);
+  void store_input(Layer& layer, const Block& b);
+  Bf16RowsView stored_history(const Layer& layer) const;
+  MatrixView history_slice(Layer& layer, const Block& s);
+  void drop_stored_history(Layer& layer);
+  // f(b, rows) where P is not stored, else f(s, P[s]) over b's slices, decoded (P is then
+  // the dropped input, what both the root and the eps term read).
+  template <typename F>
+  void for_input_slices(Layer& layer, const Block& b, ConstMatrixView rows, F f);
   // GIN: Y[b] = H[b] W2 + b2, ReLU but on the model's last layer.
   void mlp_forward(Layer& layer, const Block& b);
   // The backward of what follows the conv's product on b's rows: the ReLU (and GIN's MLP:
@@ -179,5 +205,15 @@ class ConvStage : public RowStage {
   std::vector<Layer> layers_;
   kernels::Tensor root_, root_grad_;  // layer 0 with a root weight: X W_root, d loss / d it
 };
+
+// Not stored: in one call (the same products as before a history was stored).
+template <typename F>
+void ConvStage::for_input_slices(Layer& layer, const Block& b, ConstMatrixView rows, F f) {
+  if (!layer.history_stored()) {
+    f(b, rows);
+    return;
+  }
+  for (const Block& s : slices(b)) f(s, ConstMatrixView(history_slice(layer, s)));
+}
 
 }  // namespace strata

@@ -60,22 +60,26 @@ MatrixView ConvStage::activation_backward(Layer& layer, const Block& b, MatrixVi
 }
 
 // <sent, P[b]> as a (rows * cols) x 1 by (rows * cols) x 1 product: both are whole rows of
-// buffers whose stride is their width.
+// buffers whose stride is their width (P[b] a slice at a time where it is stored).
 void ConvStage::eps_gradient(Layer& layer, const Block& b, ConstMatrixView sent) {
   if (!layer.eps || b.size() == 0) return;
-  const ConstMatrixView p = layer.p.view().rows_range(b.begin, b.end);
-  STRATA_CHECK(sent.stride == sent.cols && p.stride == p.cols && sent.cols == p.cols,
-               "eps gradient: rows are not contiguous");
-  const std::int64_t values = sent.rows * sent.cols;
-  backend_.gemm_tn_accumulate(1.0f, {sent.data, values, 1, 1}, {p.data, values, 1, 1},
-                              parameters_.sum(*layer.eps));
+  const ConstMatrixView p_rows = layer.p.view().rows_range(b.begin, b.end);
+  for_input_slices(layer, b, p_rows, [&](const Block& s, ConstMatrixView p) {
+    const ConstMatrixView d = piece_rows(sent, b, s);
+    STRATA_CHECK(d.stride == d.cols && p.stride == p.cols && d.cols == p.cols,
+                 "eps gradient: rows are not contiguous");
+    const std::int64_t values = d.rows * d.cols;
+    backend_.gemm_tn_accumulate(1.0f, {d.data, values, 1, 1}, {p.data, values, 1, 1},
+                                parameters_.sum(*layer.eps));
+  });
 }
 
 // The root term X W_root: dW_root += Xᵀ dY, dX += dY W_rootᵀ (X: b's dropped input rows).
 void ConvStage::root_backward(Layer& layer, const Block& b, ConstMatrixView grad_y,
                               MatrixView grad_x) {
-  const MatrixView x = input_of(layer, b);
-  backend_.gemm_tn_accumulate(1.0f, x, grad_y, parameters_.sum(*layer.root));
+  for_input_slices(layer, b, input_of(layer, b), [&](const Block& s, ConstMatrixView x) {
+    backend_.gemm_tn_accumulate(1.0f, x, piece_rows(grad_y, b, s), parameters_.sum(*layer.root));
+  });
   backend_.gemm(false, true, 1.0f, grad_y, parameters_.value(*layer.root), 1.0f, grad_x);
 }
 

@@ -72,6 +72,19 @@ void BlockRows::aggregate(const Block& b, ConstMatrixView x, MatrixView out) {
   if (progress_) progress_();
 }
 
+void BlockRows::aggregate_bf16(const Block& b, Bf16RowsView x, MatrixView out) {
+  STRATA_CHECK(halo_ == nullptr && b.chunk != kRowSlice, "bf16 rows aggregated with a halo");
+  settle();
+  if (whole(b)) {
+    whole_matrix().multiply_bf16(x, out);
+    return;
+  }
+  Chunk& c = chunk(b);
+  if (!c.rows) c.rows = rows_of(layout_.a_hat, b);
+  c.rows->multiply_bf16(x, out);
+  if (progress_) progress_();
+}
+
 void BlockRows::aggregate_chunk(const Block& b, ConstMatrixView x, MatrixView out) {
   Chunk& c = chunk(b);
   if (!split_by_columns()) {

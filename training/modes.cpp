@@ -184,6 +184,10 @@ std::unique_ptr<RankTrainer> pipeline_trainer(RankGrid& grid, const Device& devi
   STRATA_REQUIRE(!config.recompute || options.chunks == 1, "--recompute needs --chunks 1 in ",
                  "pipeline mode (chunks read history, which is kept), got --chunks ",
                  options.chunks);
+  STRATA_REQUIRE(
+      config.storage == RowCodec::kFloat32 || options.chunks == 1 || options.smoothing == 0.0f,
+      "--smoothing blends fp32 history; with --storage bf16 and --chunks > 1 a ",
+      "pipeline stage keeps its history in bf16: use one of the two");
   StageBounds bounds = pipeline_stage_bounds(data, config, options, grid.stages());
   RowLayout layout =
       whole_graph_layout(data.adjacency, chunks_of(data, config, options), options.chunks,

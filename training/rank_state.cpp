@@ -63,4 +63,21 @@ void load_tensors(SectionReader& in, const kernels::Backend& backend,
   }
 }
 
+void save_buffers(SectionWriter& out, const kernels::Backend& backend,
+                  const std::vector<kernels::Buffer*>& buffers) {
+  for (const kernels::Buffer* b : buffers) {
+    std::vector<std::uint8_t> bytes(b->bytes());
+    backend.download(bytes.data(), b->data(), bytes.size());
+    out.section<std::uint8_t>(bytes);
+  }
+}
+
+void load_buffers(SectionReader& in, const kernels::Backend& backend,
+                  const std::vector<kernels::Buffer*>& buffers) {
+  for (kernels::Buffer* b : buffers) {
+    const std::vector<std::uint8_t> bytes = in.section<std::uint8_t>("stored buffer", b->bytes());
+    if (!bytes.empty()) backend.upload(b->data(), bytes.data(), bytes.size());
+  }
+}
+
 }  // namespace strata

@@ -212,6 +212,7 @@ void RankTrainer::save_state(SectionWriter& out) {
   out.section<GlobalId>(layout_.owned_ids());
   save_parameters(out, stage_->parameters(), optimizer_);
   save_tensors(out, backend_, stage_->carried_buffers());
+  save_buffers(out, backend_, stage_->stored_buffers());
   out.value(static_cast<std::int64_t>(previous_history_.size()));
   std::vector<kernels::Tensor*> previous;
   for (kernels::Tensor& t : previous_history_) previous.push_back(&t);
@@ -226,6 +227,7 @@ void RankTrainer::load_state(SectionReader& in) {
                  " held other vertices (another partition or chunking); resume with the same one");
   load_parameters(in, stage_->parameters(), optimizer_);
   load_tensors(in, backend_, stage_->carried_buffers());
+  load_buffers(in, backend_, stage_->stored_buffers());
   const std::vector<kernels::Tensor*> history = stage_->history_buffers();
   const auto count = in.value<std::int64_t>("previous history count");
   STRATA_REQUIRE(count == 0 || count == static_cast<std::int64_t>(history.size()), in.source(),

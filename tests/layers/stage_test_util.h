@@ -49,6 +49,9 @@ class HandGraph : public BlockGraph {
   void aggregate(const Block& b, ConstMatrixView x, MatrixView out) override {
     kernels::spmm(row_block(b), x, out);
   }
+  void aggregate_bf16(const Block& b, Bf16RowsView x, MatrixView out) override {
+    kernels::spmm(row_block(b), x, out);
+  }
   void scatter_gradient(const Block& b, ConstMatrixView grad, MatrixView g) override {
     for (LocalId r = b.begin; r < b.end; ++r)
       for (EdgeOffset e = a_.offsets[r]; e < a_.offsets[r + 1]; ++e)
@@ -78,6 +81,22 @@ class HandGraph : public BlockGraph {
   std::unique_ptr<kernels::Backend> cpu_ = kernels::make_cpu_backend();
   std::map<std::pair<LocalId, LocalId>, BlockEntries> entries_;  // by rows
 };
+
+// n vertices, each row its own value 0.5 and two others' 0.25, values bf16 holds exactly:
+// with 0/1 features Â X is exact in bf16 too.
+inline Csr dyadic_graph(LocalId n) {
+  Csr a;
+  a.rows = a.cols = n;
+  a.offsets.push_back(0);
+  for (LocalId r = 0; r < n; ++r) {
+    for (const LocalId c : {r, (7 * r + 3) % n, (13 * r + 5) % n}) {
+      a.indices.push_back(c);
+      a.values.push_back(c == r ? 0.5f : 0.25f);
+    }
+    a.offsets.push_back(static_cast<EdgeOffset>(a.indices.size()));
+  }
+  return a;
+}
 
 inline Matrix random_matrix(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
   Matrix m(rows, cols);

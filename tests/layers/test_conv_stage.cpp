@@ -24,22 +24,6 @@ void check_parameters(const ModelConfig& model, bool sparse) {
   check_gradient(run.values(), analytic, objective, 1e-3f);  // small: stay off ReLU kinks
 }
 
-// n vertices, each row its own value 0.5 and two others' 0.25, values bf16 holds exactly:
-// with 0/1 features Â X is exact in bf16 too.
-Csr dyadic_graph(LocalId n) {
-  Csr a;
-  a.rows = a.cols = n;
-  a.offsets.push_back(0);
-  for (LocalId r = 0; r < n; ++r) {
-    for (const LocalId c : {r, (7 * r + 3) % n, (13 * r + 5) % n}) {
-      a.indices.push_back(c);
-      a.values.push_back(c == r ? 0.5f : 0.25f);
-    }
-    a.offsets.push_back(static_cast<EdgeOffset>(a.indices.size()));
-  }
-  return a;
-}
-
 // The output and gradients of a stage over graph `a` whose aggregations are stored as
 // `storage`.
 std::pair<Matrix, std::vector<float>> run_stored(const ModelConfig& model, const Csr& a,

@@ -58,6 +58,23 @@ TEST_CASE("bf16 storage counts each kept aggregation at 2 bytes a value, plus a 
   CHECK(both.activations == estimate_pipeline_memory(d, model, {0, 4}, 0, plan).activations);
 }
 
+TEST_CASE("bf16 storage keeps a later stage's history at 2 bytes a value, plus a decoded slice") {
+  const Dataset d = sparse_dataset(16);
+  const std::int64_t n = d.adjacency.rows;
+  ModelConfig model = gcn(16);
+  model.num_layers = 2;  // stage 1 is layer 1, 16 -> 8: its Z stays fp32 either way
+  for (const int chunks : {1, 4}) {
+    INFO(chunks << " chunks");
+    ChunkPlan plan{chunks, false, {}};
+    const MemoryEstimate fp32 = estimate_pipeline_memory(d, model, {0, 1, 2}, 1, plan);
+    plan.storage = RowCodec::kBf16;
+    const MemoryEstimate bf16 = estimate_pipeline_memory(d, model, {0, 1, 2}, 1, plan);
+    const std::int64_t saved =
+        chunks == 1 ? 0 : n * 16 * 2 - std::min<std::int64_t>(n, 4096) * 16 * 4;
+    CHECK(fp32.activations - bf16.activations == saved);  // one chunk: no history, P as received
+  }
+}
+
 TEST_CASE("GCN's Â formed from its degrees counts no value an entry, a scale a row and column") {
   const Dataset d = sparse_dataset(16);
   const std::int64_t n = d.adjacency.rows, nnz = d.adjacency.nnz() + n;  // a self-loop each

@@ -22,6 +22,7 @@ struct Run {
   std::string model = "gcn";
   PipelineOptions pipeline;
   RowCodecs compress{};
+  bool bf16 = false;  // --storage bf16: a chunked pipeline's later stages store their history
 };
 
 class TempDir {
@@ -41,6 +42,7 @@ std::vector<TrainResult> train(const Run& run, const Dataset& d, TrainConfig con
                                std::vector<std::string>* events = nullptr) {
   if (events) config.checkpoint.on_event = [events](const std::string& e) { events->push_back(e); };
   config.compress = run.compress;
+  if (run.bf16) config.storage = RowCodec::kBf16;
   std::vector<TrainResult> results(static_cast<std::size_t>(run.ranks));
   if (run.mode == "local") {
     results[0] = train_one_process(d, config, nullptr);
@@ -92,6 +94,10 @@ std::vector<Run> every_mode() {
   pipeline.compress = int8;
   runs.push_back(pipeline);
   runs.push_back({"graph", 2, "gcnii", {}, int8});
+  Run stored{"pipeline", 3, "gcn", {}};
+  stored.pipeline.chunks = 3;
+  stored.bf16 = true;
+  runs.push_back(stored);
   return runs;
 }
 

@@ -28,6 +28,15 @@ double max_difference(const Weights& a, const Weights& b) {
   return worst;
 }
 
+std::vector<TrainResult> chunked_pipeline(int ranks, const Dataset& d, const TrainConfig& config,
+                                          const PipelineOptions& options) {
+  std::vector<TrainResult> results(static_cast<std::size_t>(ranks));
+  run_in_process(ranks, [&](Communicator& comm) {
+    results[comm.rank()] = train_pipeline(comm, d, config, options, nullptr);
+  });
+  return results;
+}
+
 std::vector<TrainResult> run_mode(const std::string& mode, int ranks, const Dataset& d,
                                   const TrainConfig& config) {
   std::vector<TrainResult> results(static_cast<std::size_t>(ranks));
@@ -132,6 +141,42 @@ TEST_CASE("a weights file round-trips and names what does not fit") {
   CHECK_THROWS_WITH(write_weights_file(path, model, bad),
                     Catch::Contains("conv2.weight[1] is not finite"));
   std::remove(path.c_str());
+}
+
+// Later stages keep their history in bf16 (ConvStage::stores_history): the losses stay
+// within rounding of fp32's, every stale-gradient rule; smoothing, which blends fp32
+// history, is refused with it.
+TEST_CASE("bf16 storage of a chunked pipeline's history trains within rounding of fp32") {
+  const Dataset d = testing::graph_mode_dataset(false);
+  for (ModelKind model : {ModelKind::kGcn, ModelKind::kSage, ModelKind::kGin})
+    for (StaleGrad stale : {StaleGrad::kExact, StaleGrad::kDelay}) {
+      INFO(model_kind_name(model) << ", stale gradients " << stale_grad_name(stale));
+      TrainConfig config = testing::graph_mode_config(model == ModelKind::kGin ? 2 : 4);
+      config.model = model;
+      config.learn_eps = model == ModelKind::kGin;
+      PipelineOptions options;
+      options.chunks = 4;
+      options.stale_grad = stale;
+      const int ranks = model == ModelKind::kGin ? 2 : 4;
+      const std::vector<TrainResult> fp32 = chunked_pipeline(ranks, d, config, options);
+      config.storage = RowCodec::kBf16;
+      const std::vector<TrainResult> bf16 = chunked_pipeline(ranks, d, config, options);
+      CHECK(max_difference(bf16[0].weights, fp32[0].weights) > 0.0);
+      double loss_change = 0;
+      for (std::size_t e = 0; e < fp32[0].epochs.size(); ++e)
+        loss_change =
+            std::max(loss_change, std::abs(bf16[0].epochs[e].loss - fp32[0].epochs[e].loss));
+      CHECK(loss_change < 5e-3);
+    }
+  TrainConfig config = testing::graph_mode_config(2);
+  config.storage = RowCodec::kBf16;
+  PipelineOptions smoothed;
+  smoothed.chunks = 4;
+  smoothed.smoothing = 0.3f;
+  run_in_process(2, [&](Communicator& comm) {
+    CHECK_THROWS_WITH(train_pipeline(comm, d, config, smoothed, nullptr),
+                      Catch::Contains("--smoothing blends fp32 history"));
+  });
 }
 
 TEST_CASE(

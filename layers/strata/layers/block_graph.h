@@ -45,6 +45,9 @@ class BlockGraph {
 
   // out (b.size() x w) = Â[b, :] · x, x holding columns() rows.
   virtual void aggregate(const Block& b, ConstMatrixView x, MatrixView out) = 0;
+  // The same with x's rows in bf16 (a stage's history stored so, StageSetup::storage):
+  // only where no halo exists.
+  virtual void aggregate_bf16(const Block& b, Bf16RowsView x, MatrixView out) = 0;
   // g[c] += Σ_{r in b} Â[r, c] · grad[r], g holding columns() rows.
   virtual void scatter_gradient(const Block& b, ConstMatrixView grad, MatrixView g) = 0;
   // out (columns() x w) = Â[b, :]ᵀ · grad: what scatter_gradient adds to a zero g.

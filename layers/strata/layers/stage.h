@@ -85,6 +85,9 @@ class Stage {
   // the gradients carried over (a checkpoint saves these).
   virtual std::vector<kernels::Tensor*> history_buffers() = 0;
   virtual std::vector<kernels::Tensor*> carried_buffers() = 0;
+  // What the next epoch reads kept packed, not as floats (a history stored in bf16, which
+  // smoothing does not blend): a checkpoint saves these too, byte for byte.
+  virtual std::vector<kernels::Buffer*> stored_buffers() { return {}; }
   // Each of the stage's graph layers' output rows after the last forward, in layer order.
   virtual std::vector<const kernels::Tensor*> layer_outputs() const = 0;
 

@@ -38,6 +38,7 @@ class BlockRows : public BlockGraph {
   const GlobalId* ids(const Block& b) const override { return ids_data_ + b.begin; }
 
   void aggregate(const Block& b, ConstMatrixView x, MatrixView out) override;
+  void aggregate_bf16(const Block& b, Bf16RowsView x, MatrixView out) override;
   void scatter_gradient(const Block& b, ConstMatrixView grad, MatrixView g) override;
   void transpose_multiply(const Block& b, ConstMatrixView grad, MatrixView out) override;
   std::vector<Block> pieces(const Block& b) const override;

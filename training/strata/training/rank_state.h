@@ -51,5 +51,10 @@ void save_tensors(SectionWriter& out, const kernels::Backend& backend,
                   const std::vector<kernels::Tensor*>& tensors);
 void load_tensors(SectionReader& in, const kernels::Backend& backend,
                   const std::vector<kernels::Tensor*>& tensors);
+// Packed buffers (Stage::stored_buffers) as byte sections, loaded at exactly their sizes.
+void save_buffers(SectionWriter& out, const kernels::Backend& backend,
+                  const std::vector<kernels::Buffer*>& buffers);
+void load_buffers(SectionReader& in, const kernels::Backend& backend,
+                  const std::vector<kernels::Buffer*>& buffers);
 
 }  // namespace strata

@@ -1,0 +1,71 @@
+// A later pipeline stage's first-layer input P kept in bf16 (ConvStage::stores_history):
+// half the bytes of the stage's history, read by Â in bf16 and by the root and eps terms a
+// decoded slice at a time. Every value a layer reads is the stored, rounded one, so the
+// backward is the exact gradient of the forward that read it.
+#include "conv_stage.h"
+
+namespace strata {
+
+// Rows the aggregation of b writes next, at least the input's width: Z's where Z is kept
+// in fp32, else the conv's output rows, which hold a stored Z (no narrower than the
+// input). Nothing reads them between a block's arrival and its forward: Z and Y of b are
+// last read by b's backward of the pass before, or (Y) are the next layer's history of b,
+// which only b's forward reads before writing it.
+MatrixView ConvStage::arrival_rows(Layer& layer, const Block& b) {
+  const int in = model_.width(layer.index);
+  if (layer.z.rows() > 0) return rows(layer.z, b);
+  return {conv_rows(layer, b).data, b.size(), in, in};
+}
+
+MatrixView ConvStage::input_rows(const Block& b) {
+  Layer& front = layers_.front();
+  return front.history_stored() ? arrival_rows(front, b) : RowStage::input_rows(b);
+}
+
+// The received rows of b, dropped in place, become P's (the history of later passes).
+void ConvStage::store_input(Layer& layer, const Block& b) {
+  const MatrixView arrived = arrival_rows(layer, b);
+  drop(arrived, b, layer.index);
+  const std::size_t row_bytes = row_codec_bytes(RowCodec::kBf16, model_.width(layer.index));
+  backend_.encode_rows(arrived, nullptr, b.size(), RowCodec::kBf16, 0,
+                       layer.p_bf16.as<std::byte>() + b.begin * row_bytes);
+}
+
+Bf16RowsView ConvStage::stored_history(const Layer& layer) const {
+  return {layer.p_bf16.as<std::uint16_t>(), graph_.columns(), model_.width(layer.index)};
+}
+
+MatrixView ConvStage::history_slice(Layer& layer, const Block& s) {
+  const int in = model_.width(layer.index);
+  const MatrixView x = scratch(kSlice, s.size(), in);
+  const std::size_t row_bytes = row_codec_bytes(RowCodec::kBf16, in);
+  backend_.decode_rows(layer.p_bf16.as<std::byte>() + s.begin * row_bytes, RowCodec::kBf16, nullptr,
+                       s.size(), x, false);
+  return x;
+}
+
+// Stage::drop_history on the stored rows: each slice decoded, dropped, stored again.
+void ConvStage::drop_stored_history(Layer& layer) {
+  if (!graph_.chunked() || !dropping()) return;
+  const std::size_t row_bytes = row_codec_bytes(RowCodec::kBf16, model_.width(layer.index));
+  for (const Block& s : slices({0, graph_.columns(), -1})) {
+    const MatrixView x = history_slice(layer, s);
+    drop(x, s, layer.index);
+    backend_.encode_rows(x, nullptr, s.size(), RowCodec::kBf16, 0,
+                         layer.p_bf16.as<std::byte>() + s.begin * row_bytes);
+  }
+}
+
+void ConvStage::aggregate_input(Layer& layer, const Block& s, MatrixView out) {
+  if (!layer.history_stored()) {
+    aggregate_into(layer, s, layer.p.view(), out);
+    return;
+  }
+  graph_.aggregate_bf16(s, stored_history(layer), out);
+  if (!layer.eps) return;
+  for_input_slices(layer, s, {}, [&](const Block& t, ConstMatrixView x) {
+    backend_.axpy(layer.eps_value, x, piece_rows(out, s, t));
+  });
+}
+
+}  // namespace strata
