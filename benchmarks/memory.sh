@@ -13,6 +13,11 @@
 #            (--adjacency degrees), the same weights bit for bit: R-MAT graphs as in rmat
 #            (the largest also with --recompute, each way), and the first SBM graph in
 #            sbm's layouts (3 epochs)
+#   history  a chunked pipeline's later stages keeping their input and history in bf16
+#            (--storage bf16, which also stores aggregations; "before" is a build whose
+#            bf16 stored aggregations only): the SBM graphs as in sbm on 4 ranks (3 epochs),
+#            and coauthor_physics, 4-layer GCN on 4 ranks, 5 seeds, 200 epochs (accuracy,
+#            epoch time); 4 chunks, one thread per rank
 #   recompute  coauthor_physics, 4-layer GCN (layers 1-2 aggregate first, so that there
 #            is something to recompute or store), 5 seeds, 200 epochs: accuracy and epoch
 #            time by default, with --recompute and with --storage bf16
@@ -24,9 +29,10 @@
 # are left out), STRATA_RMAT_SIZES (default "1000000 2000000 10000000"; before runs stop at
 # 2M), STRATA_SBM_SIZES (default "1000000 4000000"), STRATA_WORK (caches, /tmp/strata-memory),
 # STRATA_MEMORY_ONLY=graph (the rmat-graph section alone), sbm (the sbm section alone),
-# adjacency (the adjacency section alone) or rest (every section but rmat-graph and
-# adjacency). The rmat-graph rows go to memory_graph.csv, the sbm rows to memory_sbm.csv,
-# the adjacency rows to memory_adjacency.csv, the others to memory.csv.
+# adjacency (the adjacency section alone), history (the history section alone) or rest
+# (every section but rmat-graph, adjacency and history). The rmat-graph rows go to
+# memory_graph.csv, the sbm rows to memory_sbm.csv, the adjacency rows to
+# memory_adjacency.csv, the history rows to memory_history.csv, the others to memory.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/machine.sh
@@ -46,7 +52,7 @@ limit=${STRATA_MEMORY_LIMIT:-$(($(awk '/^MemTotal/ {print $2}' /proc/meminfo) * 
 csv=$results/memory.csv
 header="# machine: $(machine_line); commit $(git rev-parse --short HEAD); $(date -u +%FT%TZ)${STRATA_BEFORE:+; before: $STRATA_BEFORE}
 section,graph,vertices,mode,P,build,variant,seed,peak_mb_max,peak_mb_sum,estimate_mb_max,bytes_per_vertex,epoch_s,test_acc,skipped"
-[[ ${STRATA_MEMORY_ONLY:-} =~ ^(graph|sbm|adjacency)$ ]] || echo "$header" >"$csv"
+[[ ${STRATA_MEMORY_ONLY:-} =~ ^(graph|sbm|adjacency|history)$ ]] || echo "$header" >"$csv"
 log() { echo "[$(date -u +%T)] $*" >&2; }
 builds=("after|$PWD/$strata")
 [[ -z ${STRATA_BEFORE:-} ]] || builds=("before|$STRATA_BEFORE" "${builds[@]}")
@@ -160,6 +166,41 @@ adjacency_variants() {
   done
   rm -f "$work/$name.strata"
 }
+# A pipeline's history in bf16, into memory_history.csv (run() appends to $csv): fp32
+# (default), and --storage bf16 with each build.
+history_variants() {
+  local csv=$results/memory_history.csv n name b build bin seed data
+  echo "$header" >"$csv"
+  export OMP_NUM_THREADS=1
+  for n in "${sbm_sizes[@]}"; do
+    name=sbm$((n / 1000))k
+    "$PWD/$strata" convert --dataset synthetic --nodes "$n" --avg-degree 10 --features 64 \
+      --classes 8 --feature-signal 0.3 --out "$work/$name.strata" >/dev/null
+    data=(--dataset "$work/$name.strata" --binarize --row-normalize 0 --layers 4 --hidden 64
+      --epochs 3 --chunks 4)
+    run history "$name" "$n" pipeline 4 after "$PWD/$strata" 0 default "${data[@]}"
+    for b in "${builds[@]}"; do
+      build=${b%%|*} bin=${b#*|}
+      run history "$name" "$n" pipeline 4 "$build" "$bin" 0 bf16 "${data[@]}"
+    done
+    rm -f "$work/$name.strata"
+  done
+  physics_raw "$work" || { log "history: coauthor_physics missing, skipped"; return; }
+  for seed in "${seeds[@]}"; do
+    run history physics 34493 pipeline 4 after "$PWD/$strata" "$seed" default \
+      "${dataset_args[@]}" --layers 4 --hidden 64 --epochs "$physics_epochs" --chunks 4
+    for b in "${builds[@]}"; do
+      build=${b%%|*} bin=${b#*|}
+      run history physics 34493 pipeline 4 "$build" "$bin" "$seed" bf16 \
+        "${dataset_args[@]}" --layers 4 --hidden 64 --epochs "$physics_epochs" --chunks 4
+    done
+  done
+}
+if [[ ${STRATA_MEMORY_ONLY:-} == history ]]; then  # this section alone
+  history_variants
+  log "wrote $results/memory_history.csv"
+  exit
+fi
 if [[ ${STRATA_MEMORY_ONLY:-} == adjacency ]]; then  # this section alone
   adjacency_variants
   log "wrote $results/memory_adjacency.csv"
@@ -207,6 +248,7 @@ done
 export OMP_NUM_THREADS=2
 [[ ${STRATA_MEMORY_ONLY:-} == rest ]] || graph_rmat
 [[ ${STRATA_MEMORY_ONLY:-} == rest ]] || adjacency_variants
+[[ ${STRATA_MEMORY_ONLY:-} == rest ]] || history_variants
 
 sbm_layouts
 
