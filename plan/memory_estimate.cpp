@@ -247,8 +247,11 @@ MemoryEstimate estimate_hybrid_memory(const Dataset& data, const ModelConfig& mo
   if (bounds[stage] == 0)  // the part's rows, a subset
     e.features = first_stage_feature_bytes(data.features, model, part.owned, false);
   add_stage(e, model, bounds, stage, sizes, plan, true, gradient_type);
-  // Building the local rows normalizes and permutes the whole Â once, then frees both.
-  e.setup = 2 * propagation_bytes(n, n, data.adjacency.nnz() + n, form);
+  // Building the local rows normalizes and permutes the whole Â once, then frees both;
+  // GCN's factored (row_layout.cpp's part_layout).
+  ChunkPlan factored = plan;
+  factored.factored_adjacency = true;
+  e.setup = 2 * propagation_bytes(n, n, data.adjacency.nnz() + n, form_of(model, factored));
   return e;
 }
 

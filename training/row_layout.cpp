@@ -119,8 +119,10 @@ RowLayout part_layout(const Csr& adjacency, std::span<const std::int32_t> part_o
   STRATA_REQUIRE(part_of.size() == n && chunk_of.size() == n, "row layout: ", part_of.size(),
                  " part ids and ", chunk_of.size(), " chunk ids for ", n, " vertices");
   const std::vector<GlobalId> order = part_chunk_order(part_of, chunk_of, k);
+  // GCN's Â stays factored over the whole graph (its values, 4 bytes an entry, twice, would
+  // be the setup's peak) and gets them on the part's rows: the same bits either way.
   const Csr a_hat = permute_symmetric(
-      propagation_matrix(adjacency, degrees_plus_one(adjacency), propagation, factored), order);
+      propagation_matrix(adjacency, degrees_plus_one(adjacency), propagation, true), order);
   std::vector<std::int32_t> permuted_parts(n);
   for (std::size_t i = 0; i < n; ++i) permuted_parts[i] = part_of[order[i]];
   LocalGraph local = build_local_graph(a_hat, permuted_parts, part);
@@ -134,6 +136,7 @@ RowLayout part_layout(const Csr& adjacency, std::span<const std::int32_t> part_o
     local_chunk.push_back(chunk_of[order[v]]);
   }
   l.a_hat = std::move(local.adjacency);
+  if (propagation == Propagation::kGcn && !factored) store_values(l.a_hat);
   finish_chunks(l, local_chunk, k);
   for (int c = 0; c < k; ++c) l.chunk_plans.push_back(plan_of_chunk(local.plan, local_chunk, c));
   l.whole_plan = std::move(local.plan);

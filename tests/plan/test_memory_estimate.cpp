@@ -75,6 +75,18 @@ TEST_CASE("bf16 storage keeps a later stage's history at 2 bytes a value, plus a
   }
 }
 
+TEST_CASE("a hybrid rank's setup holds the whole Â twice, GCN's factored either way") {
+  const Dataset d = sparse_dataset(16);
+  const std::int64_t n = d.adjacency.rows, nnz = d.adjacency.nnz() + n;  // a self-loop each
+  const PartSizes part{n / 4, 40, 2000, 30, 300};
+  ChunkPlan plan{4, true, {}};
+  const std::int64_t stored = estimate_hybrid_memory(d, gcn(16), {0, 4}, 0, plan, part).setup;
+  plan.factored_adjacency = true;
+  CHECK(estimate_hybrid_memory(d, gcn(16), {0, 4}, 0, plan, part).setup == stored);
+  // Per copy: offsets, an index an entry, a scale a row and a column.
+  CHECK(stored == 2 * ((n + 1) * 8 + nnz * 4 + 2 * n * 4));
+}
+
 TEST_CASE("GCN's Â formed from its degrees counts no value an entry, a scale a row and column") {
   const Dataset d = sparse_dataset(16);
   const std::int64_t n = d.adjacency.rows, nnz = d.adjacency.nnz() + n;  // a self-loop each
@@ -144,7 +156,7 @@ TEST_CASE("a whole backward holds what one chunk holds, a chunked one adds accum
   }
 }
 
-TEST_CASE("a stage's row gradients share one buffer; a later stage holds no features") {
+TEST_CASE("a stage's row gradients share one buffer, a later stage holds no features") {
   // Layer 1 of a 4-stage GCN (16 -> 16), 4 chunks, a whole backward: its input P (the
   // history), Z, Y and one buffer where the received gradient, d loss / d its input and
   // everything between lie in turn (ConvStage::GradHome::kOwn): no scratch.
@@ -161,13 +173,14 @@ TEST_CASE("a stage's row gradients share one buffer; a later stage holds no feat
         later.activations + n * row);
   const std::int64_t features = (n + 1) * 8 + d.features.nnz() * 8;  // sparse: CSR with values
   CHECK(first.dataset - later.dataset == features);
-  // bf16-stored Z: the stage's last layer writes dY Wᵀ over its Y (no history on this
-  // stage), so half of Z is saved less a decoded slice, as unchunked.
+  // bf16: Z stored (the stage's last layer writes dY Wᵀ over its Y) and the history P
+  // stored, half of each saved, less one decoded slice: the history's, of every column
+  // (wider than Z's, a chunk's).
   ChunkPlan bf16{4, true, {}};
   bf16.storage = RowCodec::kBf16;
   const std::int64_t slice = std::min<std::int64_t>(n, 4096) * row;
   CHECK(later.activations - estimate_pipeline_memory(d, gcn(16), bounds, 1, bf16).activations ==
-        n * row / 2 - slice);
+        n * row - slice);
 }
 
 }  // namespace
