@@ -58,7 +58,7 @@ TEST_CASE("wait launches what is posted and returns when the stream is done") {
   CHECK(nccl.batches.size() == 1);
 }
 
-TEST_CASE("a batch goes sorted by peer, then tag, then order posted; empty messages skipped") {
+TEST_CASE("a batch goes sorted by peer, then tag, then order posted, empty messages skipped") {
   FakeNccl nccl;
   NcclSequencer sequencer(nccl, 0, 10s);
   sequencer.post(send_to(2, 1, 8));
@@ -107,7 +107,7 @@ TEST_CASE("a call failing inside a group closes the group before the error goes 
   CHECK(nccl.batches.empty());  // NCCL drops a group in which a call failed
 }
 
-TEST_CASE("an NCCL error aborts once and names rank and operation; later calls throw") {
+TEST_CASE("an NCCL error aborts once and names rank and operation, later calls throw") {
   FakeNccl nccl;
   NcclSequencer sequencer(nccl, 3, 10s);
   sequencer.post(send_to(1, 0));
@@ -144,7 +144,7 @@ TEST_CASE("no progress before the timeout aborts instead of hanging") {
   }
 }
 
-TEST_CASE("close finalizes and settles; while unwinding it aborts instead") {
+TEST_CASE("close finalizes and settles, while unwinding it aborts instead") {
   SECTION("orderly") {
     FakeNccl nccl;
     NcclSequencer sequencer(nccl, 0, 10s);
@@ -179,7 +179,7 @@ TEST_CASE("close finalizes and settles; while unwinding it aborts instead") {
   }
 }
 
-TEST_CASE("STRATA_NCCL_TIMEOUT_S sets the timeout; unset or invalid is 600 s") {
+TEST_CASE("STRATA_NCCL_TIMEOUT_S sets the timeout, unset or invalid is 600 s") {
   ::setenv("STRATA_NCCL_TIMEOUT_S", "7", 1);
   CHECK(nccl_timeout() == 7s);
   ::setenv("STRATA_NCCL_TIMEOUT_S", "none", 1);

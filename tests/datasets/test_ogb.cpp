@@ -53,7 +53,7 @@ TEST_CASE("preprocess: binarize then row-normalize", "[ogb]") {
   CHECK(raw.features.at(0, 1) == Approx(0.75));
 }
 
-TEST_CASE("ogb: blank lines that end a file are no lines; one in the middle is named", "[ogb]") {
+TEST_CASE("ogb: blank lines that end a file are no lines, one in the middle is named", "[ogb]") {
   const auto dir = small_ogb("blank_tail");
   const Dataset plain = load_ogb(dir.string(), {});
   write_gz(dir / "raw/edge.csv.gz", "0,1\n1,2\n2,3\n3,3\n\n");

@@ -160,7 +160,7 @@ TEST_CASE("graph mode from per-rank rows or the whole graph, and pipeline mode, 
   }
 }
 
-TEST_CASE("hybrid mode with one chunk matches local; its stage plan covers every layer") {
+TEST_CASE("hybrid mode with one chunk matches local, its stage plan covers every layer") {
   const Trained local = train_local(small_config(strata::Mode::kLocal));
   for (int parts : {2, 4}) {  // 2 x 2 and 1 x 4 (S = 4 would need 4 layers)
     INFO(parts << " parts, 4 ranks");

@@ -91,11 +91,32 @@ TEST_CASE("plan: of the layouts tied with the fastest, the least stale is chosen
   CHECK(input_error(r).find("--tie-margin") != std::string::npos);
 }
 
-TEST_CASE("plan: --allow none keeps the exact layouts; a slower link moves the choice") {
+// Kernel rates fixed in a --calibration file (this machine's, measured once): a choice
+// between layouts predicted a few percent apart must not hang on one run's measurement.
+class FixedRates {
+ public:
+  FixedRates() {
+    std::filesystem::create_directories(dir_);
+    std::ofstream(file()) << "sparse_s 8.39e-11\nfeatures_s 2.79e-11\nfeatures_grad_s 6.57e-11\n"
+                             "dense_s 2.79e-11\nweight_grad_s 6.57e-11\nstream_s 3.04e-10\n"
+                             "dropout_s 9.17e-10\npack_float32_s 4.99e-10\npack_bf16_s 6.33e-10\n"
+                             "pack_int8_s 1.61e-09\nwire_byte_s 6.78e-10\n";
+  }
+  ~FixedRates() { std::filesystem::remove_all(dir_); }
+  std::string file() const { return (dir_ / "rates.txt").string(); }
+
+ private:
+  std::filesystem::path dir_ = std::filesystem::temp_directory_path() / "strata_test_fixed_rates";
+};
+
+TEST_CASE("plan: --allow none keeps the exact layouts, a slower link moves the choice") {
+  const FixedRates rates;
   strata::PlanRequest r = request(2, 8);
+  r.calibration = rates.file();
   r.allow = {"none"};
   r.cluster.link_bytes_per_s = 1e12;
   const strata::PlanReport fast = strata::plan_layouts("synthetic", small(), r);
+  CHECK(fast.rates.source == rates.file());
   const strata::PlanLayout& best = fast.layouts[static_cast<std::size_t>(fast.best)];
   CHECK(best.mode == "graph");
   // At 1 Mbit/s the pipeline's N rows beat graph mode's halo at every layer, and

@@ -89,7 +89,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("Â of an undirected graph is its own transpose bit for bit; is_symmetric says so") {
+TEST_CASE("Â of an undirected graph is its own transpose bit for bit, is_symmetric says so") {
   std::vector<Edge> edges;
   for (GlobalId v = 0; v < 200; ++v)  // irregular degrees: 1/sqrt products of many pairs
     for (GlobalId u : {(v * 7 + 3) % 200, (v * v + 11) % 200, (v / 3) % 200})

@@ -67,7 +67,7 @@ TEST_CASE("CPU backend: sparse_view multiplies the caller's CSR in place, a row 
   CHECK(viewed == copied);
 }
 
-TEST_CASE("a plan whose construction throws leaves no entry; the next call makes it") {
+TEST_CASE("a plan whose construction throws leaves no entry, the next call makes it") {
   struct Plan {
     std::int64_t width;
   };

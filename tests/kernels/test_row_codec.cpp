@@ -165,7 +165,7 @@ TEST_CASE("int8 rounding is unbiased over keys, and each key gives the same byte
     CHECK(std::abs(mean[c] - row[c]) < 4 * 0.5 * step / std::sqrt(keys));
 }
 
-TEST_CASE("int8: a row with NaN or inf decodes to NaN, its neighbours are untouched; adds add") {
+TEST_CASE("int8: a row with NaN or inf decodes to NaN, its neighbours are untouched, adds add") {
   Matrix x(3, 6, 0.5f);
   x.at(1, 4) = std::numeric_limits<float>::quiet_NaN();
   x.at(2, 0) = std::numeric_limits<float>::infinity();

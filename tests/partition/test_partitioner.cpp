@@ -74,7 +74,7 @@ TEST_CASE("Fennel finds planted communities within its vertex cap, the same part
   CHECK(q.vertex_balance <= 26.0 / 25.0);
 }
 
-TEST_CASE("METIS cuts a grid far better than random; others balanced") {
+TEST_CASE("METIS cuts a grid far better than random, others balanced") {
   const Csr g = grid(10);
   PartitionOptions opt{PartitionMethod::kMetis, 4};
   const auto metis = partition_graph(g, opt);

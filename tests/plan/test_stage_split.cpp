@@ -49,7 +49,7 @@ TEST_CASE("split_layers_by_cost is optimal against brute force") {
     }
 }
 
-TEST_CASE("equal costs split evenly; one heavy layer gets a stage to itself") {
+TEST_CASE("equal costs split evenly, one heavy layer gets a stage to itself") {
   CHECK(split_layers_by_cost(std::vector<double>(8, 1.0), 4) == StageBounds{0, 2, 4, 6, 8});
   CHECK(split_layers_by_cost(std::vector<double>{10, 1, 1, 1}, 2) == StageBounds{0, 1, 4});
 }

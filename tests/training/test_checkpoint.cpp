@@ -188,7 +188,7 @@ TEST_CASE("a checkpoint folder whose manifest names another epoch is skipped") {
   CHECK(has_event(events, "resuming from checkpoint " + dir.str() + "/epoch-00000002"));
 }
 
-TEST_CASE("resuming with other settings is refused; a missing folder starts afresh") {
+TEST_CASE("resuming with other settings is refused, a missing folder starts afresh") {
   const Dataset d = testing::graph_mode_dataset(false);
   TempDir dir;
   TrainConfig save = base_config("gcn", 2);
@@ -228,7 +228,7 @@ TEST_CASE("resuming with other settings is refused; a missing folder starts afre
   CHECK(has_event(events, "no complete checkpoint in " + dir.str() + "/none"));
 }
 
-TEST_CASE("only the newest `keep` checkpoints stay; bad checkpoint options are input errors") {
+TEST_CASE("only the newest `keep` checkpoints stay, bad checkpoint options are input errors") {
   const Dataset d = testing::graph_mode_dataset(false);
   TempDir dir;
   TrainConfig save = base_config("gcn", 5);
