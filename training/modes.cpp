@@ -54,6 +54,15 @@ RunKey pipeline_run_key(const char* mode, int ranks, const Dataset& d, const Tra
   return key;
 }
 
+// A chunked stage without a halo keeps its history in bf16 with --storage bf16
+// (ConvStage::stores_history), which smoothing cannot blend.
+void check_history_storage(const TrainConfig& config, const PipelineOptions& options) {
+  STRATA_REQUIRE(
+      config.storage == RowCodec::kFloat32 || options.chunks == 1 || options.smoothing == 0.0f,
+      "--smoothing blends fp32 history; with --storage bf16 and --chunks > 1 a ",
+      "pipeline stage keeps its history in bf16: use one of the two");
+}
+
 int hybrid_stages(const Communicator& comm, int parts, int layers) {
   STRATA_REQUIRE(parts >= 1, "--parts must be at least 1, got ", parts);
   STRATA_REQUIRE(comm.size() % parts == 0, "hybrid mode with --parts ", parts,
@@ -184,10 +193,7 @@ std::unique_ptr<RankTrainer> pipeline_trainer(RankGrid& grid, const Device& devi
   STRATA_REQUIRE(!config.recompute || options.chunks == 1, "--recompute needs --chunks 1 in ",
                  "pipeline mode (chunks read history, which is kept), got --chunks ",
                  options.chunks);
-  STRATA_REQUIRE(
-      config.storage == RowCodec::kFloat32 || options.chunks == 1 || options.smoothing == 0.0f,
-      "--smoothing blends fp32 history; with --storage bf16 and --chunks > 1 a ",
-      "pipeline stage keeps its history in bf16: use one of the two");
+  check_history_storage(config, options);
   StageBounds bounds = pipeline_stage_bounds(data, config, options, grid.stages());
   RowLayout layout =
       whole_graph_layout(data.adjacency, chunks_of(data, config, options), options.chunks,
@@ -230,6 +236,7 @@ TrainResult train_hybrid(Communicator& comm, const Dataset& data, const TrainCon
                  "--chunks 1, not hybrid");
   const int parts = partition.parts;
   const int stages = hybrid_stages(comm, parts, config.layers);
+  if (parts == 1) check_history_storage(config, options);  // (no halo)
   validate_pipeline_options(options, stages, config.layers);
   STRATA_REQUIRE(part_of.size() == static_cast<std::size_t>(data.adjacency.rows),
                  "hybrid mode: ", part_of.size(), " part ids for ", data.adjacency.rows,

@@ -176,11 +176,14 @@ TEST_CASE("bf16 storage of a chunked pipeline's history trains within rounding o
   run_in_process(2, [&](Communicator& comm) {
     CHECK_THROWS_WITH(train_pipeline(comm, d, config, smoothed, nullptr),
                       Catch::Contains("--smoothing blends fp32 history"));
+    CHECK_THROWS_WITH(train_hybrid(comm, d, config, smoothed,
+                                   {.method = PartitionMethod::kMetis, .parts = 1}, nullptr),
+                      Catch::Contains("--smoothing blends fp32 history"));  // stages of 1 part
   });
 }
 
 TEST_CASE(
-    "recomputing aggregations trains the same weights bit for bit; refused where it cannot run") {
+    "recomputing aggregations trains the same weights bit for bit, refused where it cannot run") {
   for (bool sparse : {false, true})
     for (ModelKind model : {ModelKind::kGcn, ModelKind::kSage, ModelKind::kGin}) {
       INFO((sparse ? "sparse" : "dense") << " features, " << model_kind_name(model));
