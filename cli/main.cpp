@@ -90,8 +90,9 @@ void add_train_options(CLI::App* cmd, strata::cli::TrainArgs& a) {
                 "recompute each aggregation in the backward instead of keeping it (less memory, "
                 "one sparse product more per layer)");
   cmd->add_option("--storage", a.config.memory.storage,
-                  "gcn, sage: keep each aggregation for the backward as fp32 | bf16 (half the "
-                  "bytes; the forward multiplies the rounded rows)");
+                  "gcn, sage, gin: keep each aggregation for the backward, and a chunked "
+                  "pipeline stage's history, as fp32 | bf16 (half the bytes; the forward "
+                  "multiplies the rounded rows)");
   cmd->add_option("--adjacency", a.config.memory.adjacency,
                   "gcn, gcnii on cpu: keep Â's values (values) or form each from its row's and "
                   "column's degree as it is multiplied (degrees: 4 bytes an entry less, sparse "
@@ -172,7 +173,8 @@ void add_comm_volume_options(CLI::App* cmd, strata::cli::CommVolumeArgs& a) {
   cmd->add_flag("--recompute", r.memory.recompute,
                 "the memory estimate with aggregations recomputed (as `strata train --recompute`)");
   cmd->add_option("--storage", r.memory.storage,
-                  "the memory estimate with aggregations kept as fp32 | bf16 (as `strata train`)");
+                  "the memory estimate with aggregations (and a chunked pipeline's history) "
+                  "kept as fp32 | bf16 (as `strata train`)");
   cmd->add_option("--adjacency", r.memory.adjacency,
                   "the memory estimate with Â as values | degrees (as `strata train`)");
   cmd->add_flag("--json", a.json, "print exact byte counts as JSON");

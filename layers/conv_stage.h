@@ -11,8 +11,8 @@
 // With --storage bf16, a later pipeline stage keeps its first layer's input P, the rows it
 // receives and its history, in bf16 (stores_history): what arrives is dropped in place in
 // rows the aggregation writes next, then stored; Â, and the root and eps terms, read the
-// stored rows. (A later layer's P is the layer before's Y, whose memory the backward
-// works in: in bf16 it would save nothing.)
+// stored rows. (A later layer's P is the layer before's Y, which stays fp32: that ReLU's
+// backward and --diagnose read it.)
 // The root term reads a row's own dropped input, never another row's: no exchange; so do
 // GIN's eps term (eps P[own rows], in either order) and its MLP.
 #pragma once
