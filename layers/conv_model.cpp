@@ -83,11 +83,11 @@ std::int64_t ConvModel::stage_floats(const ModelConfig& c, int first, int last,
     const std::int64_t z_floats =
         kept == ConvStage::KeptZ::kBf16 ? (r.owned * in + 1) / 2 : r.owned * in;  // 2 bytes a value
     const std::int64_t z = z_kept ? z_floats : 0;
-    const bool y_in_next_p = l + 1 < last && ConvStage::g_in_grads(c, l + 1, home, r);
-    floats += (p_shared   ? 0
-               : p_stored ? (exchanged + 1) / 2
-                          : exchanged) +
-              z + (y_in_next_p ? 0 : r.owned * out) + (accumulator ? exchanged : 0);
+    const bool y_in_next_p =  // or, where the next layer stores its P, nowhere whole
+        l + 1 < last &&
+        (ConvStage::g_in_grads(c, l + 1, home, r) || ConvStage::stores_history(l + 1, first, r));
+    const std::int64_t p = p_stored ? (exchanged + 1) / 2 : p_shared ? 0 : exchanged;
+    floats += p + z + (y_in_next_p ? 0 : r.owned * out) + (accumulator ? exchanged : 0);
     if (form_.mlp) floats += r.owned * mid;
     if (form_.root_weight && l == 0) floats += 2 * r.owned * out;
   }
@@ -133,9 +133,10 @@ std::int64_t ConvModel::scratch_floats(const ModelConfig& c, int first, int last
   for (int l = first; l < last; ++l)  // a recomputed or decoded Z, a slice at a time
     if (ConvStage::kept_z(c, form_, l, r) != ConvStage::KeptZ::kFloat32)
       slice = std::max(slice, std::min(block, std::int64_t{ConvStage::kSliceRows}) * c.width(l));
-  if (ConvStage::stores_history(first, first, r))  // a stored P decoded: the whole, dropped
-    slice =
-        std::max(slice, std::min(r.columns, std::int64_t{ConvStage::kSliceRows}) * c.width(first));
+  for (int l = first; l < last; ++l)  // a stored P decoded (dropped whole at a pass's start)
+    if (ConvStage::stores_history(l, first, r))
+      slice =
+          std::max(slice, std::min(r.columns, std::int64_t{ConvStage::kSliceRows}) * c.width(l));
   return grad[0] + grad[1] + to_z + to_p + to_h + slice;
 }
 

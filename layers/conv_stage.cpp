@@ -22,7 +22,7 @@ ConvStage::KeptZ ConvStage::kept_z(const ModelConfig& model, ConvForm form, int 
 }
 
 bool ConvStage::stores_history(int l, int first, const StageRows& r) {
-  return l > 0 && l == first && r.bf16 && r.reads_history;
+  return l > 0 && l >= first && r.bf16 && r.reads_history;
 }
 
 ConvStage::GradHome ConvStage::grad_home(const ModelConfig& model, ConvForm form, int first,
@@ -158,11 +158,11 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const St
   layer.p_in_scratch = forward_ends_before_backward() && l == 0 && !layer.eps;  // (above)
   if (layer.p_in_scratch)
     layer.p = first_input_over_scratch(cols, exchanged);
-  else if (l > first_ && after && !halo)  // chunked too (above)
-    layer.p = kernels::Tensor::view_of(layers_.back().y.data(), cols, in);
   else if (stores_history(l, first_, rows_))
     layer.p_bf16 = kernels::Buffer(
         backend_, static_cast<std::size_t>(cols * row_codec_bytes(RowCodec::kBf16, in)));
+  else if (l > first_ && after && !halo)  // chunked too (above)
+    layer.p = kernels::Tensor::view_of(layers_.back().y.data(), cols, in);
   else
     layer.p = tensor(cols, exchanged);
   const bool g_in_grads_l = g_in_grads(l);  // P outlives the backward: it holds the last Y
@@ -176,7 +176,9 @@ ConvStage::Layer ConvStage::make_layer(int l, std::size_t first_tensor, const St
   else if (!layer.recompute)
     layer.z = tensor(after || l > 0 ? n : 0, in);
   if (layer.mlp) layer.h = tensor(n, mid);
-  if (l + 1 == last_ || !g_in_grads(l + 1)) layer.y = tensor(n, out);  // (else as above)
+  const bool y_elsewhere =  // in the next layer's P (as above), or a block's in its arrival rows
+      l + 1 < last_ && (g_in_grads(l + 1) || stores_history(l + 1, first_, rows_));
+  if (!y_elsewhere) layer.y = tensor(n, out);
   layer.g_borrowed =
       g_in_grads_l || (l > 0 && share && halo && !layer.root && stale_ != StaleGrad::kDelay);
   if (g_in_grads_l)
@@ -246,13 +248,16 @@ void ConvStage::forward(const Block& b) {
     drop(input_of(layers_.front(), b), b, first_);
   for (std::size_t j = 0; j < layers_.size(); ++j) {
     forward_layer(layers_[j], b);
-    if (j + 1 < layers_.size()) {
-      // The next layer's input is Y itself where they share memory: dropout in place. The
-      // ReLU's backward then reads the dropped Y, whose zeros are Y's or dropout's: either
-      // way the gradient there is zero, as it is from Y.
-      const MatrixView next = input_of(layers_[j + 1], b);
-      copy_dropped(rows(layers_[j].y, b), next, b, layers_[j + 1].index);
-    }
+    if (j + 1 == layers_.size()) continue;
+    // The next layer's input is Y itself where they share memory: dropout in place. The
+    // ReLU's backward then reads the dropped Y, whose zeros are Y's or dropout's: either
+    // way the gradient there is zero, as it is from Y. Stored, Y's rows of b were its
+    // arrival rows, and the ReLU's backward reads the stored rows.
+    Layer& next = layers_[j + 1];
+    if (next.history_stored())
+      store_input(next, b);
+    else
+      copy_dropped(rows(layers_[j].y, b), input_of(next, b), b, next.index);
   }
 }
 

@@ -8,11 +8,10 @@
 //   in >  out: transform first, Y = Â P with P = dropout(X) W    (exchange width out)
 // Where rows are read from history (chunks without a halo) layers after the first always
 // aggregate first, so that the history holds their input and this epoch's W applies to it.
-// With --storage bf16, a later pipeline stage keeps its first layer's input P, the rows it
-// receives and its history, in bf16 (stores_history): what arrives is dropped in place in
-// rows the aggregation writes next, then stored; Â, and the root and eps terms, read the
-// stored rows. (A later layer's P is the layer before's Y, which stays fp32: that ReLU's
-// backward and --diagnose read it.)
+// With --storage bf16, a chunked pipeline stage keeps each layer's input P (but the
+// features), its history, in bf16 (stores_history): a block's rows, received or the layer
+// before's Y, are written to rows the aggregation writes next, dropped there, then stored;
+// Â, the root and eps terms, and the layer before's ReLU (its mask) read the stored rows.
 // The root term reads a row's own dropped input, never another row's: no exchange; so do
 // GIN's eps term (eps P[own rows], in either order) and its MLP.
 #pragma once
@@ -46,8 +45,8 @@ class ConvStage : public RowStage {
   // follow it.
   enum class KeptZ { kFloat32, kBf16, kRecomputed };
   static KeptZ kept_z(const ModelConfig& model, ConvForm form, int l, const StageRows& rows);
-  // Whether layer l keeps its input P in bf16 (above): the first layer of a stage after the
-  // first, reading history, with --storage bf16.
+  // Whether layer l keeps its input P in bf16 (above): a layer after the first reading
+  // history, with --storage bf16.
   static bool stores_history(int l, int first, const StageRows& rows);
   // Whether layer l's dY Wᵀ may be written over its output rows Y (grad_z_rows) where Z
   // is not kept in fp32: Y is dead once the backward has read it (in a stage ending at
@@ -153,6 +152,11 @@ class ConvStage : public RowStage {
   // aggregation writes next), their storing, the stored rows as Â reads them, a slice of
   // them decoded, and their dropout at the start of a pass.
   MatrixView arrival_rows(Layer& layer, const Block& b);
+  Layer* next_layer(const Layer& layer);  // on this stage, or null
+  // A layer's output rows of b: Y's, or where Y is not kept (the next layer stores its P)
+  // the next layer's arrival rows; and the ReLU's backward on them.
+  MatrixView output_of(Layer& layer, const Block& b);
+  void relu_backward(Layer& layer, const Block& b, MatrixView grad_y);
   void store_input(Layer& layer, const Block& b);
   Bf16RowsView stored_history(const Layer& layer) const;
   MatrixView history_slice(Layer& layer, const Block& s);

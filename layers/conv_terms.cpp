@@ -26,7 +26,7 @@ ConvStage::Layer ConvStage::layer_tensors(std::size_t first_tensor) const {
 }
 
 MatrixView ConvStage::conv_rows(Layer& layer, const Block& b) {
-  return rows(layer.mlp ? layer.h : layer.y, b);
+  return layer.mlp ? rows(layer.h, b) : output_of(layer, b);
 }
 
 // (A + I) P + eps P: PyG's (1 + eps) x_i + sum_j x_j. P's rows s are its own rows s.
@@ -37,7 +37,7 @@ void ConvStage::aggregate_into(Layer& layer, const Block& s, ConstMatrixView col
 }
 
 void ConvStage::mlp_forward(Layer& layer, const Block& b) {
-  const MatrixView y = rows(layer.y, b);
+  const MatrixView y = output_of(layer, b);
   backend_.gemm(false, false, 1.0f, rows(layer.h, b), parameters_.value(*layer.mlp), 0.0f, y);
   if (model_.bias) backend_.add_bias_rows(y, parameters_.value(*layer.mlp + 1).data);
   if (!last_model_layer(layer)) backend_.relu_forward(y, y);
@@ -45,7 +45,7 @@ void ConvStage::mlp_forward(Layer& layer, const Block& b) {
 
 MatrixView ConvStage::activation_backward(Layer& layer, const Block& b, MatrixView grad_y,
                                           MatrixView grad_h) {
-  if (!last_model_layer(layer)) backend_.relu_backward(rows(layer.y, b), grad_y, grad_y);
+  if (!last_model_layer(layer)) relu_backward(layer, b, grad_y);
   MatrixView grad = grad_y;
   if (layer.mlp) {
     const std::size_t w2 = *layer.mlp;

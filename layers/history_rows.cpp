@@ -1,5 +1,5 @@
-// A later pipeline stage's first-layer input P kept in bf16 (ConvStage::stores_history):
-// half the bytes of the stage's history, read by Â in bf16 and by the root and eps terms a
+// A chunked pipeline stage's history P kept in bf16 (ConvStage::stores_history): half its
+// bytes, read by Â in bf16 and by the root and eps terms and the previous layer's ReLU a
 // decoded slice at a time. Every value a layer reads is the stored, rounded one, so the
 // backward is the exact gradient of the forward that read it.
 #include "conv_stage.h"
@@ -15,6 +15,31 @@ MatrixView ConvStage::arrival_rows(Layer& layer, const Block& b) {
   const int in = model_.width(layer.index);
   if (layer.z.rows() > 0) return rows(layer.z, b);
   return {conv_rows(layer, b).data, b.size(), in, in};
+}
+
+ConvStage::Layer* ConvStage::next_layer(const Layer& layer) {
+  const auto j = static_cast<std::size_t>(layer.index - first_ + 1);
+  return j < layers_.size() ? &layers_[j] : nullptr;
+}
+
+MatrixView ConvStage::output_of(Layer& layer, const Block& b) {
+  Layer* next = next_layer(layer);
+  return next != nullptr && next->history_stored() ? arrival_rows(*next, b) : rows(layer.y, b);
+}
+
+// The ReLU's mask from what the next layer stored where Y is not kept: the dropped Y
+// rounded, whose zeros are Y's or dropout's (conv_stage.cpp's forward), and rounding keeps
+// a positive value positive.
+void ConvStage::relu_backward(Layer& layer, const Block& b, MatrixView grad_y) {
+  Layer* next = next_layer(layer);
+  if (next == nullptr || !next->history_stored()) {
+    backend_.relu_backward(rows(layer.y, b), grad_y, grad_y);
+    return;
+  }
+  for (const Block& s : slices(b)) {
+    const MatrixView g = piece_rows(grad_y, b, s);
+    backend_.relu_backward(history_slice(*next, s), g, g);
+  }
 }
 
 MatrixView ConvStage::input_rows(const Block& b) {

@@ -55,12 +55,16 @@ RunKey pipeline_run_key(const char* mode, int ranks, const Dataset& d, const Tra
 }
 
 // A chunked stage without a halo keeps its history in bf16 with --storage bf16
-// (ConvStage::stores_history), which smoothing cannot blend.
+// (ConvStage::stores_history), which smoothing cannot blend, and no layer's output but
+// its last's, which --diagnose compares.
 void check_history_storage(const TrainConfig& config, const PipelineOptions& options) {
-  STRATA_REQUIRE(
-      config.storage == RowCodec::kFloat32 || options.chunks == 1 || options.smoothing == 0.0f,
-      "--smoothing blends fp32 history; with --storage bf16 and --chunks > 1 a ",
-      "pipeline stage keeps its history in bf16: use one of the two");
+  if (config.storage == RowCodec::kFloat32 || options.chunks == 1) return;
+  STRATA_REQUIRE(options.smoothing == 0.0f,
+                 "--smoothing blends fp32 history; with --storage bf16 and --chunks > 1 a ",
+                 "pipeline stage keeps its history in bf16: use one of the two");
+  STRATA_REQUIRE(!options.diagnose, "--diagnose reads each layer's output, which with ",
+                 "--storage bf16 and --chunks > 1 a pipeline stage keeps only as the next ",
+                 "layer's bf16 history: use one of the two");
 }
 
 int hybrid_stages(const Communicator& comm, int parts, int layers) {

@@ -99,8 +99,8 @@ struct Config {
     /// How the aggregations Â P kept for the backward are stored: "fp32", or "bf16" (half
     /// the bytes; the forward multiplies the rounded rows and the weight gradient reads
     /// them, all arithmetic in fp32). GCN, GraphSAGE and GIN, every mode; in a chunked
-    /// pipeline, bf16 also keeps each later stage's received input and history (not
-    /// with history smoothing).
+    /// pipeline, bf16 also keeps each layer's input and history but the features (not
+    /// with history smoothing or diagnose).
     std::string storage = "fp32";
     /// GCN's (and GCNII's) Â = D^-1/2 (A + I) D^-1/2: "values", a value stored an entry,
     /// or "degrees", each formed from its row's and column's D^-1/2 as it is multiplied

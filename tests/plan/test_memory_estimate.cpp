@@ -75,6 +75,20 @@ TEST_CASE("bf16 storage keeps a later stage's history at 2 bytes a value, plus a
   }
 }
 
+TEST_CASE("bf16 storage keeps every history of a stage of several layers, and no Y before one") {
+  const Dataset d = sparse_dataset(16);
+  const std::int64_t n = d.adjacency.rows, row = 16 * 4;  // bytes of a 16-wide fp32 row
+  const ModelConfig model = gcn(16);  // stage 1: layers 2 (16 -> 16) and 3 (16 -> 8)
+  ChunkPlan plan{4, true, {}};
+  const MemoryEstimate fp32 = estimate_pipeline_memory(d, model, {0, 2, 4}, 1, plan);
+  plan.storage = RowCodec::kBf16;
+  const MemoryEstimate bf16 = estimate_pipeline_memory(d, model, {0, 2, 4}, 1, plan);
+  // Half of P2, of Z2, and of Y2 (P3, which it was) saved; layer 2's dY Wᵀ, which went over
+  // its fp32 Z, needs a buffer (its Y is no more), and one decoded slice of every column.
+  const std::int64_t slice = std::min<std::int64_t>(n, 4096) * row;
+  CHECK(fp32.activations - bf16.activations == 3 * n * row / 2 - n * row - slice);
+}
+
 TEST_CASE("a hybrid rank's setup holds the whole Â twice, GCN's factored either way") {
   const Dataset d = sparse_dataset(16);
   const std::int64_t n = d.adjacency.rows, nnz = d.adjacency.nnz() + n;  // a self-loop each
