@@ -13,11 +13,11 @@
 #            (--adjacency degrees), the same weights bit for bit: R-MAT graphs as in rmat
 #            (the largest also with --recompute, each way), and the first SBM graph in
 #            sbm's layouts (3 epochs)
-#   history  a chunked pipeline's later stages keeping their input and history in bf16
-#            (--storage bf16, which also stores aggregations; "before" is a build whose
-#            bf16 stored aggregations only): the SBM graphs as in sbm on 4 ranks (3 epochs),
-#            and coauthor_physics, 4-layer GCN on 4 ranks, 5 seeds, 200 epochs (accuracy,
-#            epoch time); 4 chunks, one thread per rank
+#   history  a chunked pipeline keeping its history in bf16 (--storage bf16, which also
+#            stores aggregations; "before" is a build whose bf16 stored aggregations only):
+#            the SBM graphs as in sbm (3 epochs), and coauthor_physics, 4-layer GCN, 5
+#            seeds, 200 epochs (accuracy, epoch time); on 2 ranks (stages of 2 layers) and 4
+#            (of 1; STRATA_HISTORY_RANKS), 4 chunks, one thread per rank
 #   recompute  coauthor_physics, 4-layer GCN (layers 1-2 aggregate first, so that there
 #            is something to recompute or store), 5 seeds, 200 epochs: accuracy and epoch
 #            time by default, with --recompute and with --storage bf16
@@ -169,7 +169,8 @@ adjacency_variants() {
 # A pipeline's history in bf16, into memory_history.csv (run() appends to $csv): fp32
 # (default), and --storage bf16 with each build.
 history_variants() {
-  local csv=$results/memory_history.csv n name b build bin seed data
+  local csv=$results/memory_history.csv n name p seed data
+  local ranks=(${STRATA_HISTORY_RANKS:-2 4})
   echo "$header" >"$csv"
   export OMP_NUM_THREADS=1
   for n in "${sbm_sizes[@]}"; do
@@ -178,22 +179,25 @@ history_variants() {
       --classes 8 --feature-signal 0.3 --out "$work/$name.strata" >/dev/null
     data=(--dataset "$work/$name.strata" --binarize --row-normalize 0 --layers 4 --hidden 64
       --epochs 3 --chunks 4)
-    run history "$name" "$n" pipeline 4 after "$PWD/$strata" 0 default "${data[@]}"
-    for b in "${builds[@]}"; do
-      build=${b%%|*} bin=${b#*|}
-      run history "$name" "$n" pipeline 4 "$build" "$bin" 0 bf16 "${data[@]}"
-    done
+    for p in "${ranks[@]}"; do history_runs "$name" "$n" "$p" 0 "${data[@]}"; done
     rm -f "$work/$name.strata"
   done
   physics_raw "$work" || { log "history: coauthor_physics missing, skipped"; return; }
-  for seed in "${seeds[@]}"; do
-    run history physics 34493 pipeline 4 after "$PWD/$strata" "$seed" default \
-      "${dataset_args[@]}" --layers 4 --hidden 64 --epochs "$physics_epochs" --chunks 4
-    for b in "${builds[@]}"; do
-      build=${b%%|*} bin=${b#*|}
-      run history physics 34493 pipeline 4 "$build" "$bin" "$seed" bf16 \
-        "${dataset_args[@]}" --layers 4 --hidden 64 --epochs "$physics_epochs" --chunks 4
+  for p in "${ranks[@]}"; do
+    for seed in "${seeds[@]}"; do
+      history_runs physics 34493 "$p" "$seed" "${dataset_args[@]}" --layers 4 --hidden 64 \
+        --epochs "$physics_epochs" --chunks 4
     done
+  done
+}
+# graph n P seed options...: fp32, then --storage bf16 with each build.
+history_runs() {
+  local graph=$1 n=$2 p=$3 seed=$4 b build bin
+  shift 4
+  run history "$graph" "$n" pipeline "$p" after "$PWD/$strata" "$seed" default "$@"
+  for b in "${builds[@]}"; do
+    build=${b%%|*} bin=${b#*|}
+    run history "$graph" "$n" pipeline "$p" "$build" "$bin" "$seed" bf16 "$@"
   done
 }
 if [[ ${STRATA_MEMORY_ONLY:-} == history ]]; then  # this section alone
