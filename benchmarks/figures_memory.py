@@ -208,19 +208,21 @@ def history_rows(**match):
 
 
 def fig_memory__history():
-    """A chunked pipeline on 4 ranks: fp32, --storage bf16 before its history was stored
-    (aggregations only) and after, per SBM graph: the fullest rank (bytes a vertex, all ranks)."""
+    """A chunked pipeline: fp32, --storage bf16 before its history was stored (aggregations
+    only) and after, per SBM graph and rank count: bytes a vertex over all ranks and the
+    fullest rank's peak."""
     out = []
-    for graph in dict.fromkeys(r["graph"] for r in history_rows() if r["graph"] != "physics"):
-        fp32, before, after = (history_rows(graph=graph, build=b, variant=v)[0]
+    keys = dict.fromkeys((r["graph"], r["P"]) for r in history_rows() if r["graph"] != "physics")
+    for graph, p in keys:
+        fp32, before, after = (history_rows(graph=graph, P=p, build=b, variant=v)[0]
                                for b, v in (("after", "default"), ("before", "bf16"),
                                             ("after", "bf16")))
         saved_all = 1 - float(after["peak_mb_sum"]) / float(before["peak_mb_sum"])
         saved_max = 1 - float(after["peak_mb_max"]) / float(before["peak_mb_max"])
-        out.append([graph_name(graph), sbm_cell(fp32), sbm_cell(before), sbm_cell(after),
+        out.append([graph_name(graph), p, sbm_cell(fp32), sbm_cell(before), sbm_cell(after),
                     pct(saved_all, 1), pct(saved_max, 1), f(after["epoch_s"], 2),
                     f(before["epoch_s"], 2), ratio(after)])
-    return markdown(["graph", "fp32: bytes per vertex, all ranks (fullest rank)",
+    return markdown(["graph", "P", "fp32: bytes per vertex, all ranks (fullest rank)",
                      "--storage bf16, before (aggregations)", "--storage bf16 (history too)",
                      "saved, all ranks", "saved, fullest rank", "epoch s", "before: epoch s",
                      "measured / estimate"], out)
@@ -228,13 +230,15 @@ def fig_memory__history():
 
 def fig_memory__history_accuracy():
     out = []
-    for build, variant, name in (("after", "default", "fp32 (default)"),
-                                 ("before", "bf16", "--storage bf16, before (aggregations)"),
-                                 ("after", "bf16", "--storage bf16 (history too)")):
-        runs = history_rows(graph="physics", build=build, variant=variant)
-        acc = [float(r["test_acc"]) for r in runs]
-        out.append([name, f"{pct(statistics.mean(acc))} (worst {pct(min(acc))}, {len(acc)} seeds)",
-                    f(statistics.median(float(r["epoch_s"]) for r in runs), 4),
-                    f"{statistics.median(float(r['peak_mb_sum']) for r in runs):,.1f}"])
-    return markdown(["storage", "test accuracy, mean", "epoch s (median of runs)",
+    for p in dict.fromkeys(r["P"] for r in history_rows(graph="physics")):
+        for build, variant, name in (("after", "default", "fp32 (default)"),
+                                     ("before", "bf16", "--storage bf16, before (aggregations)"),
+                                     ("after", "bf16", "--storage bf16 (history too)")):
+            runs = history_rows(graph="physics", P=p, build=build, variant=variant)
+            acc = [float(r["test_acc"]) for r in runs]
+            out.append([p, name,
+                        f"{pct(statistics.mean(acc))} (worst {pct(min(acc))}, {len(acc)} seeds)",
+                        f(statistics.median(float(r["epoch_s"]) for r in runs), 4),
+                        f"{statistics.median(float(r['peak_mb_sum']) for r in runs):,.1f}"])
+    return markdown(["P", "storage", "test accuracy, mean", "epoch s (median of runs)",
                      "peak MB, all ranks (median of runs)"], out)

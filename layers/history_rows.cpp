@@ -6,11 +6,12 @@
 
 namespace strata {
 
-// Rows the aggregation of b writes next, at least the input's width: Z's where Z is kept
-// in fp32, else the conv's output rows, which hold a stored Z (no narrower than the
-// input). Nothing reads them between a block's arrival and its forward: Z and Y of b are
-// last read by b's backward of the pass before, or (Y) are the next layer's history of b,
-// which only b's forward reads before writing it.
+// Where a block's input rows (received, or the layer before's output) wait to be stored:
+// rows the layer's aggregation of b writes next, at least the input's width, Z's where Z
+// is kept in fp32, else the conv's output rows, which hold a stored Z (no narrower than
+// the input). Nothing else reads them in between: Z, H and Y of b are last read by b's
+// backward of the pass before, or (Y) are the next layer's rows of b, which only b's
+// forward reads before writing them.
 MatrixView ConvStage::arrival_rows(Layer& layer, const Block& b) {
   const int in = model_.width(layer.index);
   if (layer.z.rows() > 0) return rows(layer.z, b);

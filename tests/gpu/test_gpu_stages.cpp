@@ -118,8 +118,9 @@ std::vector<float> train_stages(bool on_gpu, ModelKind kind, const Problem& p,
   return all;
 }
 
-// With bf16 storage (GCN and GraphSAGE), an aggregation whose float sums differ in the
-// last bit between backends may round to neighbouring bf16 values: a looser bound.
+// With bf16 storage (GCN, GraphSAGE and GIN), an aggregation whose float sums differ in the
+// last bit between backends may round to neighbouring bf16 values: a looser bound. Chunked,
+// the stages keep their history in bf16 too (Â reads it through the CUDA bf16 SpMM).
 void compare_backends(int chunks, const std::vector<int>& bounds,
                       RowCodec storage = RowCodec::kFloat32) {
   const double bound = storage == RowCodec::kFloat32 ? 1e-4 : 1e-2;
