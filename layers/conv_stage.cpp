@@ -313,21 +313,14 @@ void ConvStage::aggregate_layer(Layer& layer, const Block& b) {
 void ConvStage::aggregate_stored(Layer& layer, const Block& b, MatrixView y) {
   const MatrixView z{y.data, b.size(), model_.width(layer.index), model_.width(layer.index)};
   aggregate_input(layer, b, z);
-  backend_.encode_rows(z, nullptr, b.size(), RowCodec::kBf16, 0, stored_rows(layer, b));
+  store_bf16(z, layer.z_bf16, b.begin);
   for (const Block& s : slices(b))
     backend_.gemm(false, false, 1.0f, stored_slice(layer, s), parameters_.value(layer.weight), 0.0f,
                   piece_rows(y, b, s));
 }
 
 MatrixView ConvStage::stored_slice(Layer& layer, const Block& s) {
-  const MatrixView z = scratch(kSlice, s.size(), model_.width(layer.index));
-  backend_.decode_rows(stored_rows(layer, s), RowCodec::kBf16, nullptr, s.size(), z, false);
-  return z;
-}
-
-std::byte* ConvStage::stored_rows(Layer& layer, const Block& s) const {
-  return layer.z_bf16.as<std::byte>() +
-         s.begin * row_codec_bytes(RowCodec::kBf16, model_.width(layer.index));
+  return decode_slice(layer.z_bf16, s, model_.width(layer.index));
 }
 
 std::vector<Block> ConvStage::slices(const Block& b) const {

@@ -180,7 +180,10 @@ class ConvStage : public RowStage {
   // Y = Z W from the stored rows a slice at a time.
   void aggregate_stored(Layer& layer, const Block& b, MatrixView y);
   MatrixView stored_slice(Layer& layer, const Block& s);  // Z's rows s, decoded to scratch
-  std::byte* stored_rows(Layer& layer, const Block& s) const;
+  // Rows into a bf16 buffer (Z or P) from row `begin` on; a buffer's rows s decoded into
+  // the slice scratch (history_rows.cpp).
+  void store_bf16(ConstMatrixView rows, kernels::Buffer& packed, LocalId begin) const;
+  MatrixView decode_slice(const kernels::Buffer& packed, const Block& s, int width);
   // Aggregate first: dW += Zᵀ dY over b's rows, Z kept, or decoded or recomputed slice by
   // slice.
   void weight_gradient(Layer& layer, const Block& b, ConstMatrixView grad_y);

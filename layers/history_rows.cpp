@@ -52,9 +52,7 @@ MatrixView ConvStage::input_rows(const Block& b) {
 void ConvStage::store_input(Layer& layer, const Block& b) {
   const MatrixView arrived = arrival_rows(layer, b);
   drop(arrived, b, layer.index);
-  const std::size_t row_bytes = row_codec_bytes(RowCodec::kBf16, model_.width(layer.index));
-  backend_.encode_rows(arrived, nullptr, b.size(), RowCodec::kBf16, 0,
-                       layer.p_bf16.as<std::byte>() + b.begin * row_bytes);
+  store_bf16(arrived, layer.p_bf16, b.begin);
 }
 
 Bf16RowsView ConvStage::stored_history(const Layer& layer) const {
@@ -62,23 +60,30 @@ Bf16RowsView ConvStage::stored_history(const Layer& layer) const {
 }
 
 MatrixView ConvStage::history_slice(Layer& layer, const Block& s) {
-  const int in = model_.width(layer.index);
-  const MatrixView x = scratch(kSlice, s.size(), in);
-  const std::size_t row_bytes = row_codec_bytes(RowCodec::kBf16, in);
-  backend_.decode_rows(layer.p_bf16.as<std::byte>() + s.begin * row_bytes, RowCodec::kBf16, nullptr,
-                       s.size(), x, false);
+  return decode_slice(layer.p_bf16, s, model_.width(layer.index));
+}
+
+// Rows of a bf16 buffer (z_bf16, p_bf16) from row `begin` on, `rows.cols` values a row.
+void ConvStage::store_bf16(ConstMatrixView rows, kernels::Buffer& packed, LocalId begin) const {
+  backend_.encode_rows(
+      rows, nullptr, rows.rows, RowCodec::kBf16, 0,
+      packed.as<std::byte>() + begin * row_codec_bytes(RowCodec::kBf16, rows.cols));
+}
+
+MatrixView ConvStage::decode_slice(const kernels::Buffer& packed, const Block& s, int width) {
+  const MatrixView x = scratch(kSlice, s.size(), width);
+  backend_.decode_rows(packed.as<std::byte>() + s.begin * row_codec_bytes(RowCodec::kBf16, width),
+                       RowCodec::kBf16, nullptr, s.size(), x, false);
   return x;
 }
 
 // Stage::drop_history on the stored rows: each slice decoded, dropped, stored again.
 void ConvStage::drop_stored_history(Layer& layer) {
   if (!graph_.chunked() || !dropping()) return;
-  const std::size_t row_bytes = row_codec_bytes(RowCodec::kBf16, model_.width(layer.index));
   for (const Block& s : slices({0, graph_.columns(), -1})) {
     const MatrixView x = history_slice(layer, s);
     drop(x, s, layer.index);
-    backend_.encode_rows(x, nullptr, s.size(), RowCodec::kBf16, 0,
-                         layer.p_bf16.as<std::byte>() + s.begin * row_bytes);
+    store_bf16(x, layer.p_bf16, s.begin);
   }
 }
 

@@ -79,19 +79,22 @@ void BlockRows::aggregate_bf16(const Block& b, Bf16RowsView x, MatrixView out) {
     whole_matrix().multiply_bf16(x, out);
     return;
   }
-  Chunk& c = chunk(b);
-  if (!c.rows) c.rows = rows_of(layout_.a_hat, b);
-  c.rows->multiply_bf16(x, out);
+  chunk_rows(b).multiply_bf16(x, out);
   if (progress_) progress_();
 }
 
-void BlockRows::aggregate_chunk(const Block& b, ConstMatrixView x, MatrixView out) {
+kernels::SparseMatrix& BlockRows::chunk_rows(const Block& b) {
   Chunk& c = chunk(b);
+  if (!c.rows) c.rows = rows_of(layout_.a_hat, b);
+  return *c.rows;
+}
+
+void BlockRows::aggregate_chunk(const Block& b, ConstMatrixView x, MatrixView out) {
   if (!split_by_columns()) {
-    if (!c.rows) c.rows = rows_of(layout_.a_hat, b);
-    c.rows->multiply(x, out);
+    chunk_rows(b).multiply(x, out);
     return;
   }
+  Chunk& c = chunk(b);
   const LocalId owned = layout_.owned;
   if (!c.rows) {
     const Split& s = split();

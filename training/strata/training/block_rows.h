@@ -80,6 +80,7 @@ class BlockRows : public BlockGraph {
     return halo_ != nullptr && whole(b) && (b.chunk < 0 || layout_.chunk_count() == 1);
   }
   Chunk& chunk(const Block& b);
+  kernels::SparseMatrix& chunk_rows(const Block& b);  // Â's rows of b, not split (made once)
   // Whether Â lies split by columns (split_) instead of in layout_.a_hat.
   bool split_by_columns() const { return halo_ != nullptr && !keeps_entries_; }
   void aggregate_chunk(const Block& b, ConstMatrixView x, MatrixView out);
